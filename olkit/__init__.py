@@ -1,0 +1,56 @@
+"""olkit: the companion package of the executable textbook *Online Learning, Numerically*.
+
+Public names used by the book's notebooks are importable from here; they are
+kept stable once published.
+"""
+__version__ = "0.1.0"
+
+from .adversaries import BisectionAdversary, GreedyAdversary
+from .baselines import Constant, MidpointThreshold, RandomGuess
+from .bounds import consistent_bound, halfspace_halving_bound, halving_bound
+from .classes import (
+    ImplicitThresholds,
+    all_functions,
+    check_class,
+    halfspace_grid,
+    halfspaces_on_grid,
+    programs,
+    random_class,
+    singletons,
+    thresholds,
+)
+from .finite import Consistent, Halving, ThresholdHalving
+from .game import NotRealizableError, Trace, play, run, to_01, to_pm1
+from .proof import Proof, ProofStepError, counterexample
+
+__all__ = [
+    "BisectionAdversary",
+    "Consistent",
+    "Constant",
+    "GreedyAdversary",
+    "Halving",
+    "ImplicitThresholds",
+    "MidpointThreshold",
+    "NotRealizableError",
+    "Proof",
+    "ProofStepError",
+    "RandomGuess",
+    "ThresholdHalving",
+    "Trace",
+    "all_functions",
+    "check_class",
+    "consistent_bound",
+    "counterexample",
+    "halfspace_grid",
+    "halfspace_halving_bound",
+    "halfspaces_on_grid",
+    "halving_bound",
+    "play",
+    "programs",
+    "random_class",
+    "run",
+    "singletons",
+    "thresholds",
+    "to_01",
+    "to_pm1",
+]

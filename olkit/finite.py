@@ -1,0 +1,219 @@
+"""Learners for finite classes: Consistent, Halving and the efficient Halving for thresholds.
+
+All three keep the version space V_t = {h in H : h(x_s) = y_s for s < t} (UML
+Section 21.1) and record its size in the trace (``state()["V_size"]``).
+
+Two facts make them fast.  V_t is an index array that only shrinks, so a round
+costs O(|V_t|).  And once x has been seen with label y, every h in V agrees on
+x, so a repeated point costs O(1): the learners remember the label of every
+point they have seen.  Both are exact: predictions and version spaces are
+those of the round-by-round definition.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .classes import as_class
+from .game import NotRealizableError
+
+__all__ = ["Consistent", "Halving", "ThresholdHalving"]
+
+
+class _VersionSpace:
+    """Shared bookkeeping: the class, the alive indices, the round counter, seen labels."""
+
+    labels = (0, 1)
+
+    def __init__(self, H):
+        self.H = as_class(H)
+        self.n_points = self.H.shape[1]
+        self.V = np.arange(self.H.shape[0], dtype=np.int64)
+        self.t = 1  # the round about to be played
+        self.seen = np.full(self.n_points, -1, dtype=np.int8)  # label of each seen point, -1 if unseen
+        self.details: dict = {}
+
+    def _x(self, x) -> int:
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or not 0 <= x < self.n_points:
+            raise ValueError(f"round {self.t}: x = {x!r} is not a point of the domain {{0, ..., {self.n_points - 1}}}")
+        return int(x)
+
+    def _y(self, y) -> int:
+        if isinstance(y, (bool, np.bool_)) or not isinstance(y, (int, np.integer)) or y not in (0, 1):
+            raise ValueError(f"round {self.t}: label y = {y!r} is not in {{0, 1}}")
+        return int(y)
+
+    def _column(self, x: int) -> np.ndarray:
+        """h(x) for h in V (all equal to the seen label if x was seen)."""
+        if self.seen[x] >= 0:
+            return np.full(len(self.V), self.seen[x], dtype=np.uint8)
+        return self.H.values(self.V, x)
+
+    def _restrict(self, x: int, y: int) -> None:
+        """V <- {h in V : h(x) = y}; raise if that empties V."""
+        if self.seen[x] >= 0:
+            keep_all = self.seen[x] == y
+            newV = self.V if keep_all else self.V[:0]
+        else:
+            newV = self.V[self.H.values(self.V, x) == y]
+        if len(newV) == 0:
+            raise NotRealizableError(
+                f"round {self.t}: the sequence is not realizable by H: no hypothesis in the version space "
+                f"labels x = {x} with y = {y} (the version space becomes empty at round {self.t})",
+                self.t,
+            )
+        self.V = newV
+        self.seen[x] = y
+
+    def state(self) -> dict:
+        return {"V_size": len(self.V)}
+
+
+class Consistent(_VersionSpace):
+    """Consistent (UML Section 21.1; Telgarsky's CONSISTENT): predict with some h in V_t.
+
+    ``choice`` makes "choose any h in V_t" explicit: ``"first"`` takes the
+    smallest index, ``"last"`` the largest, ``"random"`` a uniform draw from
+    ``rng`` (made once per round, so ``predict`` can be called twice).
+
+    ``update`` picks what is removed on a round: ``"version_space"`` (UML) keeps
+    V_{t+1} = {h in V_t : h(x_t) = y_t}, so |V_{t+1}| <= |V_t| - 1[mistake];
+    ``"remove_chosen"`` (Telgarsky) removes only the chosen h, and only when it
+    erred, so |V_{t+1}| = |V_t| - 1[mistake] exactly.  Either way the target is
+    never removed and the mistake bound is |H| - 1 (UML Corollary 21.2).
+
+    The trace records ``V_size`` and the ``chosen`` hypothesis of each round.
+    """
+
+    def __init__(self, H, choice: str = "first", update: str = "version_space", rng: np.random.Generator | None = None):
+        super().__init__(H)
+        if choice not in ("first", "last", "random"):
+            raise ValueError(f"choice must be 'first', 'last' or 'random'; got {choice!r}")
+        if update not in ("version_space", "remove_chosen"):
+            raise ValueError(f"update must be 'version_space' or 'remove_chosen'; got {update!r}")
+        if choice == "random" and not isinstance(rng, np.random.Generator):
+            raise ValueError("choice='random' needs rng, a seeded np.random.default_rng(seed)")
+        self.choice, self.rule, self.rng = choice, update, rng
+        self._chosen: int | None = None
+        if self.rule == "remove_chosen":
+            self.seen[:] = -1  # V is not a version space in this variant: never shortcut on seen points
+
+    def chosen(self) -> int:
+        """Index (row of H) of the hypothesis used in the current round."""
+        if self._chosen is None:
+            if self.choice == "first":
+                self._chosen = int(self.V[0])
+            elif self.choice == "last":
+                self._chosen = int(self.V[-1])
+            else:
+                self._chosen = int(self.V[self.rng.integers(len(self.V))])
+        return self._chosen
+
+    def predict(self, x) -> int:
+        x = self._x(x)
+        h = self.chosen()
+        yhat = int(self.H.values(np.array([h]), x)[0])
+        self.details = {"chosen": h}
+        return yhat
+
+    def update(self, x, y) -> None:
+        x, y = self._x(x), self._y(y)
+        h = self.chosen()
+        if self.rule == "version_space":
+            self._restrict(x, y)
+        elif int(self.H.values(np.array([h]), x)[0]) != y:
+            self.V = self.V[self.V != h]
+            if len(self.V) == 0:
+                raise NotRealizableError(
+                    f"round {self.t}: the sequence is not realizable by H: the last hypothesis erred "
+                    f"on x = {x}, y = {y} (the version space becomes empty at round {self.t})",
+                    self.t,
+                )
+        self._chosen = None
+        self.t += 1
+
+
+class Halving(_VersionSpace):
+    """Halving (UML Section 21.1, Theorem 21.3): predict the majority vote of V_t; a tie predicts 1.
+
+    ``tie`` sets the label predicted on a tie (UML: 1).  The trace's details hold
+    the votes ``ones`` = |{h in V_t : h(x_t) = 1}| and ``size`` = |V_t|.
+    Mistake bound: log2 |H| (Theorem 21.3; Mohri et al. Theorem 7.1).
+    """
+
+    def __init__(self, H, tie: int = 1):
+        super().__init__(H)
+        if tie not in (0, 1):
+            raise ValueError(f"tie must be 0 or 1; got {tie!r}")
+        self.tie = tie
+
+    def votes(self, x) -> tuple[int, int]:
+        """(votes for 1, |V_t|) on the point x."""
+        x = self._x(x)
+        return int(self._column(x).sum(dtype=np.int64)), len(self.V)
+
+    def predict(self, x) -> int:
+        ones, size = self.votes(x)
+        zeros = size - ones
+        self.details = {"ones": ones, "size": size}
+        return 1 if ones > zeros else 0 if zeros > ones else self.tie
+
+    def update(self, x, y) -> None:
+        x, y = self._x(x), self._y(y)
+        self._restrict(x, y)
+        self.t += 1
+
+
+class ThresholdHalving:
+    """Halving for thresholds on a grid in O(1) arithmetic per round (Shalev-Shwartz's lecture).
+
+    The class is :func:`olkit.classes.thresholds` ``(n)``: h_k(x) = 1[x >= k],
+    k = 0..n.  Its version space is always an interval of thresholds
+    {k : lo <= k <= hi}, so Halving needs only the two ends: on x the votes for 1
+    are #{k in [lo, hi] : k <= x}.  The lecture keeps the same interval as the
+    real numbers l_t = lo - 1/2 and r_t = hi - 1/2 (in units of the grid step).
+    Predictions and version spaces equal those of ``Halving(thresholds(n))``
+    round by round, ties included (a tie predicts 1).  Each round costs a
+    constant number of operations on O(log n)-bit integers.
+    """
+
+    labels = (0, 1)
+
+    def __init__(self, n: int, tie: int = 1):
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise ValueError(f"n must be a positive integer; got {n!r}")
+        if tie not in (0, 1):
+            raise ValueError(f"tie must be 0 or 1; got {tie!r}")
+        self.n, self.tie = int(n), tie
+        self.lo, self.hi = 0, int(n)
+        self.t = 1
+        self.details: dict = {}
+
+    def _x(self, x) -> int:
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or not 0 <= x < self.n:
+            raise ValueError(f"round {self.t}: x = {x!r} is not a point of the domain {{0, ..., {self.n - 1}}}")
+        return int(x)
+
+    def predict(self, x) -> int:
+        x = self._x(x)
+        size = self.hi - self.lo + 1
+        ones = min(max(x - self.lo + 1, 0), size)
+        zeros = size - ones
+        self.details = {"ones": ones, "size": size}
+        return 1 if ones > zeros else 0 if zeros > ones else self.tie
+
+    def update(self, x, y) -> None:
+        x = self._x(x)
+        if isinstance(y, (bool, np.bool_)) or not isinstance(y, (int, np.integer)) or y not in (0, 1):
+            raise ValueError(f"round {self.t}: label y = {y!r} is not in {{0, 1}}")
+        lo, hi = (self.lo, min(self.hi, x)) if y == 1 else (max(self.lo, x + 1), self.hi)
+        if lo > hi:
+            raise NotRealizableError(
+                f"round {self.t}: the sequence is not realizable by thresholds: no threshold in "
+                f"[{self.lo}, {self.hi}] labels x = {x} with y = {y} (the version space becomes empty at round {self.t})",
+                self.t,
+            )
+        self.lo, self.hi = lo, hi
+        self.t += 1
+
+    def state(self) -> dict:
+        return {"V_size": self.hi - self.lo + 1, "lo": self.lo, "hi": self.hi}

@@ -1,0 +1,195 @@
+"""The online game (UML Section 21.1; Shalev-Shwartz's lecture, "The Online Game").
+
+For t = 1, 2, ..., T: the environment shows x_t, the learner predicts yhat_t,
+the environment reveals y_t, the learner pays 1[yhat_t != y_t] and updates.
+
+A learner is any object with ``predict(x) -> int`` and ``update(x, y)``.  It may
+also offer
+
+* ``labels``: its label set, ``(0, 1)`` (the realizable chapters) or ``(-1, 1)``
+  (halfspaces, Perceptron); :func:`run` rejects any other label;
+* ``state() -> dict``: what a proof needs about its state (version-space size,
+  weights, ...); :func:`run` records it before round 1 and after every update,
+  so ``trace.state[key]`` has T + 1 entries, entry t being the state *before*
+  round t + 1 (the book's V_{t+1} is ``trace.state["V_size"][t]``);
+* ``details``: a dict that ``predict`` fills with per-round quantities (votes);
+  recorded as ``trace.details[key]`` with T entries.
+
+Labels in {0, 1} map to {-1, +1} by y -> 2y - 1 (:func:`to_pm1`) and back by
+y -> (y + 1) / 2 (:func:`to_01`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Sequence
+
+import numpy as np
+
+__all__ = [
+    "Learner",
+    "NotRealizableError",
+    "Trace",
+    "play",
+    "run",
+    "to_01",
+    "to_pm1",
+]
+
+
+class NotRealizableError(ValueError):
+    """The labels seen so far are consistent with no hypothesis of the class.
+
+    ``round`` is the (1-based) round at which the version space became empty.
+    """
+
+    def __init__(self, message: str, round: int):
+        super().__init__(message)
+        self.round = round
+
+
+class Learner(Protocol):
+    def predict(self, x: Any) -> int: ...
+
+    def update(self, x: Any, y: int) -> None: ...
+
+
+def to_pm1(y) -> np.ndarray:
+    """Labels {0, 1} -> {-1, +1} (y -> 2y - 1); raises on any other label."""
+    y = np.asarray(y)
+    if not np.isin(y, (0, 1)).all():
+        raise ValueError(f"to_pm1 expects labels in {{0, 1}}; got {np.unique(y)[:5].tolist()}")
+    return 2 * y.astype(np.int64) - 1
+
+
+def to_01(y) -> np.ndarray:
+    """Labels {-1, +1} -> {0, 1} (y -> (y + 1) / 2); raises on any other label."""
+    y = np.asarray(y)
+    if not np.isin(y, (-1, 1)).all():
+        raise ValueError(f"to_01 expects labels in {{-1, +1}}; got {np.unique(y)[:5].tolist()}")
+    return (y.astype(np.int64) + 1) // 2
+
+
+@dataclass
+class Trace:
+    """What happened in one game: arrays indexed by round (0-based: entry t is round t + 1)."""
+
+    x: np.ndarray
+    y: np.ndarray
+    yhat: np.ndarray
+    state: dict[str, np.ndarray] = field(default_factory=dict)
+    details: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def T(self) -> int:
+        """Number of rounds played."""
+        return len(self.y)
+
+    @property
+    def mistake(self) -> np.ndarray:
+        """Boolean array, 1[yhat_t != y_t]."""
+        return self.yhat != self.y
+
+    @property
+    def M(self) -> int:
+        """Total number of mistakes."""
+        return int(self.mistake.sum())
+
+    @property
+    def cum_mistakes(self) -> np.ndarray:
+        """Mistakes made in rounds 1..t, for t = 1..T."""
+        return np.cumsum(self.mistake)
+
+    @property
+    def rounds(self) -> np.ndarray:
+        """The 1-based round numbers 1..T."""
+        return np.arange(1, self.T + 1)
+
+
+def _labels_of(learner) -> tuple[int, ...]:
+    return tuple(getattr(learner, "labels", (0, 1)))
+
+
+def _check_label(y, labels: tuple[int, ...], t: int) -> int:
+    if isinstance(y, (bool, np.bool_)) or not isinstance(y, (int, np.integer)) or int(y) not in labels:
+        raise ValueError(f"round {t}: label y = {y!r} is not in the learner's label set {set(labels)}")
+    return int(y)
+
+
+class _Recorder:
+    """Collects predictions, state snapshots and details round by round."""
+
+    def __init__(self, learner):
+        self.learner = learner
+        self.xs: list = []
+        self.ys: list[int] = []
+        self.yhats: list[int] = []
+        self.states: list[dict] = []
+        self.details: list[dict] = []
+        self.snapshot()
+
+    def snapshot(self) -> None:
+        if hasattr(self.learner, "state"):
+            self.states.append(dict(self.learner.state()))
+
+    def round(self, x, y_of_yhat, t: int, labels) -> None:
+        yhat = self.learner.predict(x)
+        if int(yhat) not in labels:
+            raise ValueError(f"round {t}: the learner predicted {yhat!r}, outside its label set {set(labels)}")
+        if hasattr(self.learner, "details"):
+            self.details.append(dict(self.learner.details))
+        y = _check_label(y_of_yhat(int(yhat)), labels, t)
+        self.learner.update(x, y)
+        self.xs.append(x)
+        self.ys.append(y)
+        self.yhats.append(int(yhat))
+        self.snapshot()
+
+    def trace(self) -> Trace:
+        def stack(rows: list[dict]) -> dict[str, np.ndarray]:
+            keys = rows[0].keys() if rows else []
+            return {k: np.array([r[k] for r in rows]) for k in keys}
+
+        xs = np.array(self.xs) if self.xs else np.zeros(0, dtype=np.int64)
+        return Trace(
+            x=xs,
+            y=np.array(self.ys, dtype=np.int64),
+            yhat=np.array(self.yhats, dtype=np.int64),
+            state=stack(self.states),
+            details=stack(self.details),
+        )
+
+
+def run(learner, xs: Sequence, ys: Sequence) -> Trace:
+    """Play the game on the fixed sequence (x_1, y_1), ..., (x_T, y_T) and return its trace.
+
+    Raises ``ValueError`` if ``xs`` and ``ys`` differ in length or a label is not
+    in ``learner.labels``; learners raise :class:`NotRealizableError` (naming the
+    round) when they require a realizable sequence and do not get one.
+    """
+    if len(xs) != len(ys):
+        raise ValueError(f"xs and ys must have the same length; got {len(xs)} instances and {len(ys)} labels")
+    labels = _labels_of(learner)
+    rec = _Recorder(learner)
+    for t, (x, y) in enumerate(zip(xs, ys), start=1):
+        rec.round(x, lambda _yhat, y=y: y, t, labels)
+    return rec.trace()
+
+
+def play(learner, adversary, T: int) -> Trace:
+    """Play ``T`` rounds against an adaptive ``adversary`` and return the trace.
+
+    The adversary has ``next_x(learner) -> x`` (``None`` ends the game early) and
+    ``label(x, yhat) -> y``, which it calls after seeing the learner's prediction.
+    It may inspect the learner (a white-box adversary simulates a deterministic
+    learner, which is what the sup over sequences in UML Def 21.1 allows).
+    """
+    if isinstance(T, bool) or not isinstance(T, (int, np.integer)) or T < 0:
+        raise ValueError(f"T must be a non-negative integer; got {T!r}")
+    labels = _labels_of(learner)
+    rec = _Recorder(learner)
+    for t in range(1, T + 1):
+        x = adversary.next_x(learner)
+        if x is None:
+            break
+        rec.round(x, lambda yhat, x=x: adversary.label(x, yhat), t, labels)
+    return rec.trace()
