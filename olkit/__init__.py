@@ -5,6 +5,7 @@ kept stable once published.
 """
 __version__ = "0.1.0"
 
+from . import plots
 from .adversaries import BisectionAdversary, GreedyAdversary
 from .baselines import Constant, MidpointThreshold, RandomGuess
 from .bounds import consistent_bound, halfspace_halving_bound, halving_bound
@@ -20,7 +21,7 @@ from .classes import (
     thresholds,
 )
 from .finite import Consistent, Halving, ThresholdHalving
-from .game import NotRealizableError, Trace, play, run, to_01, to_pm1
+from .game import NotRealizableError, Trace, play, run, to_01, to_pm1, worst_case_mistakes
 from .proof import Proof, ProofStepError, counterexample
 
 __all__ = [
@@ -53,4 +54,5 @@ __all__ = [
     "thresholds",
     "to_01",
     "to_pm1",
+    "worst_case_mistakes",
 ]

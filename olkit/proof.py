@@ -39,7 +39,10 @@ class ProofStepError(AssertionError):
 
 
 def fmt(v: float) -> str:
-    """Stable short form of a number: integers exactly, others to 4 significant digits, |v| < 1e-9 as 0."""
+    """Stable short form of a number: integers exactly, others to 4 significant digits, |v| < 1e-14 as 0.
+
+    Values below 1e-14 in absolute value are floating-point noise on the book's scales and print as 0.
+    """
     if v is None:
         return "-"
     v = float(v)
@@ -47,7 +50,7 @@ def fmt(v: float) -> str:
         return "nan"
     if np.isinf(v):
         return "inf" if v > 0 else "-inf"
-    if abs(v) < 1e-9:
+    if abs(v) < 1e-14:
         return "0"
     if v == round(v) and abs(v) < 1e15:
         return str(int(round(v)))

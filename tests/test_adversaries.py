@@ -1,0 +1,42 @@
+import numpy as np
+import pytest
+
+import olkit
+
+
+@pytest.mark.parametrize("learner", [olkit.MidpointThreshold(), olkit.Constant(0), olkit.Constant(1),
+                                     olkit.RandomGuess(np.random.default_rng(0))])
+def test_bisection_forces_a_mistake_every_round_and_stays_realizable(learner):
+    adv = olkit.BisectionAdversary()
+    tr = olkit.play(learner, adv, 45)
+    assert tr.M == 45
+    theta = adv.witness()
+    assert np.array_equal((tr.x >= theta).astype(int), tr.y)
+
+
+def test_bisection_refuses_to_exceed_float_precision():
+    adv = olkit.BisectionAdversary()
+    with pytest.raises(ValueError, match="precision"):
+        olkit.play(olkit.Constant(1), adv, 60)
+
+
+@pytest.mark.parametrize("n", [1, 2, 6, 7, 20, 33])
+def test_greedy_pushes_halving_to_floor_log2(n):
+    H = olkit.thresholds(n)
+    adv = olkit.GreedyAdversary(H)
+    tr = olkit.play(olkit.Halving(H), adv, 1000)
+    assert tr.M == int(np.floor(np.log2(n + 1)))
+    assert np.array_equal(H[adv.witness(), tr.x], tr.y)
+
+
+def test_greedy_forces_consistent_to_h_minus_one_on_singletons():
+    S = olkit.singletons(10)
+    tr = olkit.play(olkit.Consistent(S), olkit.GreedyAdversary(S), 100)
+    assert tr.M == 9 and tr.mistake.all()
+
+
+def test_baselines_validate():
+    with pytest.raises(ValueError):
+        olkit.Constant(2)
+    with pytest.raises(ValueError):
+        olkit.RandomGuess(0)

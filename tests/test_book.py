@@ -1,0 +1,55 @@
+"""The book's own invariants: every notebook is listed, executed, seeded, and installable on Colab."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import olkit
+from notebooks import ROOT, notebooks
+
+CONFIG = (ROOT / "_config.yml").read_text()
+REPO = re.search(r"^repository:\s*\n\s+url:\s*(\S+)", CONFIG, re.M).group(1)
+TOC = (ROOT / "_toc.yml").read_text()
+NOTEBOOKS = notebooks()
+
+
+def test_there_are_notebooks():
+    assert len(NOTEBOOKS) >= 4
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_invariants(nb: Path):
+    cells = json.loads(nb.read_text())["cells"]
+    stem = nb.relative_to(ROOT).with_suffix("").as_posix()
+    assert f"file: {stem}" in TOC, f"{stem} is not in _toc.yml"
+    assert cells[0]["cell_type"] == "markdown" and "".join(cells[0]["source"]).startswith("# "), "first cell: title"
+    assert "{cite}" in "".join(cells[0]["source"]), "the first cell names its sources"
+    code = [c for c in cells if c["cell_type"] == "code"]
+    setup = "".join(code[0]["source"])
+    assert '"google.colab" in sys.modules' in setup
+    assert f"olkit @ git+{REPO}@v{olkit.__version__}" in setup, "Colab install must pin the repository and olkit's version"
+    assert re.search(r"rng = np\.random\.default_rng\(\d+\)", setup), "one seeded generator in the setup cell"
+    counts = [c["execution_count"] for c in code]
+    assert None not in counts, "every code cell has a stored output"
+    assert counts == list(range(1, len(code) + 1)), "executed top to bottom in a fresh kernel"
+    for c in code:
+        assert all(o.get("output_type") != "error" for o in c["outputs"])
+        src = "".join(c["source"])
+        assert "np.random.seed" not in src and "np.random.rand(" not in src, "randomness only from a seeded Generator"
+    text = "".join("".join(c["source"]) for c in cells)
+    assert "{exercise}" in text or nb.name.startswith("0"), "sections end with exercises"
+
+
+def test_environment_uses_the_single_lock():
+    env = (ROOT / "environment.yml").read_text()
+    assert "python=3.11" in env and "-r requirements.lock" in env
+    lock = (ROOT / "requirements.lock").read_text()
+    assert re.search(r"^jupyter-book==1\.", lock, re.M)
+
+
+def test_ci_runs_the_readme_test_command():
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "python3 dev.py test" in readme and "python3 dev.py test" in ci
+    assert "python3 dev.py book" in readme
