@@ -6,7 +6,7 @@ kept stable once published.
 __version__ = "0.1.0"
 
 from . import plots
-from .adversaries import BisectionAdversary, GreedyAdversary
+from .adversaries import BisectionAdversary, GreedyAdversary, TreeAdversary
 from .baselines import Constant, MidpointThreshold, RandomGuess
 from .bounds import consistent_bound, halfspace_halving_bound, halving_bound
 from .classes import (
@@ -21,6 +21,7 @@ from .classes import (
     thresholds,
 )
 from .finite import Consistent, Halving, ThresholdHalving
+from .littlestone import SOA, LdimSolver, is_shattered, is_shattered_set, ldim, ldim_at_least, shattered_tree, vcdim
 from .game import NotRealizableError, Trace, play, run, to_01, to_pm1, worst_case_mistakes
 from .proof import Proof, ProofStepError, counterexample
 
@@ -29,6 +30,15 @@ __all__ = [
     "Consistent",
     "Constant",
     "GreedyAdversary",
+    "LdimSolver",
+    "SOA",
+    "TreeAdversary",
+    "is_shattered",
+    "is_shattered_set",
+    "ldim",
+    "ldim_at_least",
+    "shattered_tree",
+    "vcdim",
     "Halving",
     "ImplicitThresholds",
     "MidpointThreshold",

@@ -9,7 +9,11 @@
   the largest version space.  It forces Consistent to |H| - 1 mistakes on
   singletons (UML Exercise 21.1) and Halving to floor(log2 |H|) on thresholds.
 
-Both are used with :func:`olkit.game.play`.
+* :class:`TreeAdversary` -- UML Lemma 21.6: walks a shattered tree and answers
+  the opposite of every prediction, forcing Ldim(H) mistakes on any learner
+  while staying consistent with some h in H.
+
+All are used with :func:`olkit.game.play`.
 """
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ import numpy as np
 
 from .classes import as_class
 
-__all__ = ["BisectionAdversary", "GreedyAdversary"]
+__all__ = ["BisectionAdversary", "GreedyAdversary", "TreeAdversary"]
 
 
 class BisectionAdversary:
@@ -96,3 +100,44 @@ class GreedyAdversary:
     def witness(self) -> int:
         """Index of a hypothesis of H consistent with every label given so far."""
         return int(self.V[0])
+
+
+class TreeAdversary:
+    """The environment of UML Lemma 21.6: walk a shattered tree, contradicting every prediction.
+
+    ``tree`` is (v_1, ..., v_{2^d - 1}) in UML's indexing (Definition 21.4).  Round t
+    shows x_t = v_{i_t}, answers y_t = 1 - yhat_t and moves to i_{t+1} = 2 i_t + y_t;
+    after d rounds the game ends.  If the tree is shattered by H, some h in H gives
+    all d labels, and :meth:`witness` finds one (``H`` is needed only for that).
+    """
+
+    def __init__(self, tree, H=None):
+        self.tree = np.asarray(tree, dtype=np.int64).ravel()
+        d = int(np.log2(len(self.tree) + 1))
+        if 2**d - 1 != len(self.tree):
+            raise ValueError(f"a complete tree has 2^d - 1 nodes; got {len(self.tree)}")
+        self.depth, self.i, self.H = d, 1, H
+        self.path: list[tuple[int, int]] = []
+
+    def next_x(self, learner=None) -> int | None:
+        if len(self.path) >= self.depth:
+            return None
+        return int(self.tree[self.i - 1])
+
+    def label(self, x: int, yhat: int) -> int:
+        y = 1 - int(yhat)
+        self.path.append((int(x), y))
+        self.i = 2 * self.i + y
+        return y
+
+    def witness(self) -> int:
+        """Index of a row of H that labels every round as this environment did."""
+        if self.H is None:
+            raise ValueError("TreeAdversary.witness needs the class H")
+        A = np.asarray(self.H)
+        ok = np.ones(len(A), dtype=bool)
+        for x, y in self.path:
+            ok &= A[:, x] == y
+        if not ok.any():
+            raise ValueError("no hypothesis of H is consistent with the walk: the tree is not shattered by H")
+        return int(np.flatnonzero(ok)[0])
