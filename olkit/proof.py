@@ -103,9 +103,11 @@ class Proof:
             raise ValueError(f"tol must be >= 0; got {tol!r}")
         L, R = np.broadcast_arrays(np.asarray(lhs, dtype=float), np.asarray(rhs, dtype=float))
         L, R = L.ravel(), R.ravel()
+        single = L.size == 1
         labels = np.arange(1, L.size + 1) if rounds is None else np.broadcast_to(np.asarray(rounds), L.shape).ravel()
         if where is not None:
-            sel = np.broadcast_to(np.asarray(where, dtype=bool), np.broadcast_shapes(np.shape(where), np.shape(lhs), np.shape(rhs))).ravel()
+            shape = np.broadcast_shapes(np.shape(where), np.shape(lhs), np.shape(rhs))
+            sel = np.broadcast_to(np.asarray(where, dtype=bool), shape).ravel()
             L, R, labels = L[sel], R[sel], labels[sel]
         if L.size == 0 and not allow_empty:
             raise ValueError(
@@ -122,9 +124,10 @@ class Proof:
         if not ok.all():
             i = int(np.argmin(ok))
             lab = labels[i]
-            where_txt = f"round {lab}" if rounds is None or np.issubdtype(np.asarray(lab).dtype, np.integer) else str(lab)
-            if L.size == 1 and rounds is None:
-                where_txt = "the run"
+            if rounds is None:
+                where_txt = "the run" if single else f"round {lab}"
+            else:
+                where_txt = f"round {lab}" if isinstance(lab, (int, np.integer)) else str(lab)
             raise ProofStepError(self.title, name, claim, where_txt, L[i], rel, R[i])
         self.rows.append(_Row(name, claim, rel, int(L.size), slack))
         return self
