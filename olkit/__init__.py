@@ -5,7 +5,7 @@ kept stable once published.
 """
 __version__ = "0.1.0"
 
-from . import plots
+from . import ellipsoid, plots
 from .adversaries import BisectionAdversary, GreedyAdversary, TreeAdversary
 from .baselines import Constant, MidpointThreshold, RandomGuess
 from .bounds import consistent_bound, halfspace_halving_bound, halving_bound
@@ -20,6 +20,7 @@ from .classes import (
     singletons,
     thresholds,
 )
+from .ellipsoid import Ellipsoid, ellipsoid_bound, ellipsoid_bound_lecture, volume_ratio
 from .finite import Consistent, Halving, ThresholdHalving
 from .littlestone import SOA, LdimSolver, is_shattered, is_shattered_set, ldim, ldim_at_least, shattered_tree, vcdim
 from .game import NotRealizableError, Trace, play, run, to_01, to_pm1, worst_case_mistakes
@@ -39,6 +40,7 @@ __all__ = [
     "ldim_at_least",
     "shattered_tree",
     "vcdim",
+    "Ellipsoid",
     "Halving",
     "ImplicitThresholds",
     "MidpointThreshold",
@@ -52,6 +54,8 @@ __all__ = [
     "check_class",
     "consistent_bound",
     "counterexample",
+    "ellipsoid_bound",
+    "ellipsoid_bound_lecture",
     "halfspace_grid",
     "halfspace_halving_bound",
     "halfspaces_on_grid",
@@ -64,5 +68,6 @@ __all__ = [
     "thresholds",
     "to_01",
     "to_pm1",
+    "volume_ratio",
     "worst_case_mistakes",
 ]

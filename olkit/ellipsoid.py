@@ -1,0 +1,575 @@
+"""The Ellipsoid learner for halfspaces on a grid (Shalev-Shwartz's lecture, "The Ellipsoid Learner").
+
+Halving on the homogeneous halfspaces x -> sign(<w, x>) with w in the grid G^d,
+G = {-1, -1 + 1/n, ..., 1}, makes at most d log2(2n + 1) mistakes but keeps
+(2n + 1)^d hypotheses.  The Ellipsoid learner replaces the version space by an
+ellipsoid that contains its consistent weights of norm at most 1 (labels depend
+only on the direction of w),
+
+    E_t = E(A_t^{1/2}, w_t) = {w : (w - w_t)^T A_t^{-1} (w - w_t) <= 1},
+
+starting from the unit ball (w_1 = 0, A_1 = I), and predicts with the centre:
+yhat_t = sign(<w_t, x_t>).  After a mistake it replaces E_t by the smallest
+ellipsoid that contains the half of E_t on the side of the label (the central
+cut of the ellipsoid method of Khachiyan (1979); Groetschel, Lovasz and
+Schrijver (1988), Chapter 3).  Each round costs O(d^2) operations.
+
+**Ties.**  The lecture's code predicts ``numpy.sign(<w_t, x_t>)``, which is 0 when
+<w_t, x_t> = 0, and then counts the round as a mistake whatever y_t is.  A
+prediction must be a label, so :class:`Ellipsoid` predicts +1 when <w_t, x_t> > 0
+and -1 otherwise, and it *updates* whenever y_t <w_t, x_t> <= 0 -- on every
+mistake, and also on a tie that the prediction -1 happened to get right.
+Updates are exactly the lecture's mistakes; the game's mistakes (yhat != y) are
+a subset of them.  The proofs of the lecture bound the number U of updates, and
+M <= U.  (w_1 = 0, so round 1 is always a tie and always an update.)
+
+What the proofs need is recorded: ``state()`` holds w_t, A_t, log det A_t (by
+``numpy.linalg.slogdet``) and the number of updates so far; ``predict`` fills
+``details`` with <w_t, x_t> and x_t^T A_t x_t, from which the update rounds are
+``trace.y * trace.details["wx"] <= 0``.
+
+The module also has the two mistake bounds (the lecture's and the corrected
+one proved in the book), the volume factor of one update, an exact test of
+whether a ball lies in an ellipsoid, realizable grid sequences, a greedy
+white-box environment, and the 2-D drawing used by the figures.
+"""
+from __future__ import annotations
+
+import copy
+import math
+
+import numpy as np
+
+__all__ = [
+    "Ellipsoid",
+    "GridAdversary",
+    "ball_in_ellipsoid",
+    "draw_ellipse",
+    "draw_step",
+    "draw_update",
+    "ellipsoid_bound",
+    "ellipsoid_bound_lecture",
+    "ellipsoid_form",
+    "grid_worst_case",
+    "inner_ball",
+    "max_form_on_ball",
+    "realizable_grid_sequence",
+    "volume_ratio",
+    "volume_ratio_bound",
+]
+
+
+def _int_at_least(v, name: str, low: int, why: str = "") -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
+        raise ValueError(f"{name} must be an integer >= {low}{why}; got {v!r}")
+    return int(v)
+
+
+# ---------------------------------------------------------------------------
+# The learner
+# ---------------------------------------------------------------------------
+class Ellipsoid:
+    """The Ellipsoid learner of Shalev-Shwartz's lecture ("The Ellipsoid Learner"), labels in {-1, +1}.
+
+    Start with w_1 = 0 and A_1 = I.  Predict +1 if <w_t, x_t> > 0, else -1.  If
+    y_t <w_t, x_t> <= 0 (a mistake, or a tie), update with the lecture's formulas
+
+        w_{t+1} = w_t + y_t / (d + 1) * A_t x_t / sqrt(x_t^T A_t x_t),
+        A_{t+1} = d^2 / (d^2 - 1) * (A_t - 2 / (d + 1) * A_t x_t x_t^T A_t / (x_t^T A_t x_t)),
+
+    otherwise keep w_{t+1} = w_t and A_{t+1} = A_t.  The factor d^2 / (d^2 - 1)
+    needs d >= 2.  See the module docstring for the tie convention.
+    """
+
+    labels = (-1, 1)
+
+    def __init__(self, d: int):
+        self.d = _int_at_least(d, "d", 2, " (the update divides by d^2 - 1)")
+        self.w = np.zeros(self.d)
+        self.A = np.eye(self.d)
+        self.t = 1  # the round about to be played
+        self.updates = 0
+        self.details: dict = {}
+
+    # -- input checks ------------------------------------------------------
+    def _x(self, x) -> np.ndarray:
+        """x as a float vector of shape (d,), finite and non-zero; a ValueError naming the round otherwise."""
+        try:
+            v = np.asarray(x, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"round {self.t}: x must be a numeric vector of shape ({self.d},); got {x!r}") from None
+        if v.shape != (self.d,):
+            raise ValueError(f"round {self.t}: x must have shape ({self.d},) (d = {self.d}); got shape {v.shape}")
+        if not np.isfinite(v).all():
+            raise ValueError(f"round {self.t}: x must be finite; got {v.tolist()}")
+        if not v.any():
+            raise ValueError(f"round {self.t}: x must be non-zero (the update divides by sqrt(x^T A x)); got {v.tolist()}")
+        return v
+
+    def _y(self, y) -> int:
+        if isinstance(y, (bool, np.bool_)) or not isinstance(y, (int, np.integer)) or y not in (-1, 1):
+            raise ValueError(f"round {self.t}: label y = {y!r} is not in {{-1, +1}} (convert 0/1 labels with olkit.to_pm1)")
+        return int(y)
+
+    # -- the game ----------------------------------------------------------
+    def predict(self, x) -> int:
+        """+1 if <w_t, x> > 0, else -1; records <w_t, x> and x^T A_t x in ``details``."""
+        x = self._x(x)
+        wx = float(self.w @ x)
+        self.details = {"wx": wx, "xAx": float(x @ self.A @ x)}
+        return 1 if wx > 0 else -1
+
+    def update(self, x, y) -> None:
+        """Cut with (x, y) if y <w_t, x> <= 0 (a mistake or a tie); otherwise keep the ellipsoid."""
+        x, y = self._x(x), self._y(y)
+        if y * float(self.w @ x) <= 0:
+            self.cut(x, y)
+            self.updates += 1
+        self.t += 1
+
+    def cut(self, x: np.ndarray, y: int) -> None:
+        """The lecture's update of (w, A) with the cut (x, y), applied unconditionally."""
+        d = self.d
+        Ax = self.A @ x
+        xAx = float(x @ Ax)
+        if not xAx > 0:
+            raise FloatingPointError(f"round {self.t}: x^T A x = {xAx!r} is not positive; A lost definiteness")
+        self.w = self.w + (y / (d + 1)) * Ax / math.sqrt(xAx)
+        A = (d * d / (d * d - 1.0)) * (self.A - (2.0 / ((d + 1.0) * xAx)) * np.outer(Ax, Ax))
+        self.A = (A + A.T) / 2  # exactly symmetric; the formula is symmetric, rounding need not be
+
+    def state(self) -> dict:
+        """w_t, A_t (copies), log det A_t and the number of updates so far."""
+        sign, logdet = np.linalg.slogdet(self.A)
+        return {
+            "w": self.w.copy(),
+            "A": self.A.copy(),
+            "logdet": float(logdet) if sign > 0 else float("nan"),
+            "updates": self.updates,
+        }
+
+
+# ---------------------------------------------------------------------------
+# Bounds and the volume factor
+# ---------------------------------------------------------------------------
+def ellipsoid_bound_lecture(n: int, d: int) -> float:
+    """2d(2d + 2) ln n: the lecture's theorem ("The Ellipsoid learner makes at most 2d(2d+2) log(n) mistakes").
+
+    It follows from the lecture's claim that the ball of radius 1/n^2 around w*
+    stays in every E_t, which needs ||x_t|| <= 1 and that ball inside the unit
+    ball; neither holds on the grid G^d.  For n = 1 it is 0.
+    """
+    n = _int_at_least(n, "n", 1)
+    d = _int_at_least(d, "d", 2)
+    return 2 * d * (2 * d + 2) * math.log(n)
+
+
+def ellipsoid_bound(n: int, d: int) -> float:
+    """2d(d + 1) ln(2 d n^2): the corrected mistake bound for w* and x_t on the grid G^d.
+
+    From the lecture's volume-reduction lemma, Vol(E_{t+1}) <= e^{-1/(2d+2)} Vol(E_t)
+    on each update, and the book's corrected lower bound: the ball
+    B(w*/(2 sqrt d), 1/(2 d n^2)) stays in every E_t (:func:`inner_ball`).  It
+    bounds the number of updates, hence the number of mistakes.
+    """
+    n = _int_at_least(n, "n", 1)
+    d = _int_at_least(d, "d", 2)
+    return 2 * d * (d + 1) * math.log(2 * d * n * n)
+
+
+def volume_ratio(d: int) -> float:
+    """Vol(E_{t+1}) / Vol(E_t) on an update: (d^2/(d^2-1))^{d/2} (1 - 2/(d+1))^{1/2} (lecture, "Why volume shrinks")."""
+    d = _int_at_least(d, "d", 2)
+    return (d * d / (d * d - 1.0)) ** (d / 2) * (1 - 2 / (d + 1)) ** 0.5
+
+
+def volume_ratio_bound(d: int) -> float:
+    """e^{-1/(2d+2)}: the lecture's upper bound on :func:`volume_ratio` (from 1 + a <= e^a)."""
+    d = _int_at_least(d, "d", 2)
+    return math.exp(-1 / (2 * d + 2))
+
+
+# ---------------------------------------------------------------------------
+# Ellipsoids and balls
+# ---------------------------------------------------------------------------
+def _check_ellipsoid(w, A) -> tuple[np.ndarray, np.ndarray]:
+    w = np.asarray(w, dtype=float)
+    A = np.asarray(A, dtype=float)
+    if w.ndim != 1:
+        raise ValueError(f"w (the centre) must be a vector; got shape {w.shape}")
+    d = w.shape[0]
+    if A.shape != (d, d):
+        raise ValueError(f"A must have shape ({d}, {d}) to match w; got shape {A.shape}")
+    if not np.allclose(A, A.T, rtol=1e-12, atol=1e-300):
+        raise ValueError("A must be symmetric")
+    return w, A
+
+
+def ellipsoid_form(z, w, A) -> np.ndarray | float:
+    """(z - w)^T A^{-1} (z - w): at most 1 exactly when z lies in E(A^{1/2}, w).
+
+    ``z`` is one point (shape (d,)) or one point per row (shape (m, d)).  This
+    is the lecture's exercise E(M, v) = {x : (x - v)^T M^{-2} (x - v) <= 1}
+    with M = A^{1/2}.
+    """
+    w, A = _check_ellipsoid(w, A)
+    z = np.asarray(z, dtype=float)
+    if z.shape[-1] != w.shape[0] or z.ndim not in (1, 2):
+        raise ValueError(f"z must have shape ({w.shape[0]},) or (m, {w.shape[0]}); got shape {z.shape}")
+    D = np.atleast_2d(z) - w
+    vals = np.einsum("ij,ij->i", D, np.linalg.solve(A, D.T).T)
+    return float(vals[0]) if z.ndim == 1 else vals
+
+
+def max_form_on_ball(c, r: float, w, A, return_bounds: bool = False):
+    """max over z in the ball B(c, r) of (z - w)^T A^{-1} (z - w), computed exactly.
+
+    The ball lies in the ellipsoid E(A^{1/2}, w) iff the value is <= 1.  Writing
+    z = c + r u with ||u|| <= 1, the form is a convex quadratic in u, so its
+    maximum is on the sphere ||u|| = 1: the trust-region subproblem
+
+        max_{||u|| = 1}  u^T P u + 2 q^T u,   P = r^2 A^{-1},  q = r A^{-1} (c - w).
+
+    With P = V diag(lam) V^T and qt = V^T q, a maximizer solves (mu I - P) u = q
+    with mu >= max(lam); mu is the root of the secular equation
+    sum_i qt_i^2 / (mu - lam_i)^2 = 1 on (max lam, max lam + ||q||], found by
+    bisection to machine precision.  In the *hard case* (q has no component on
+    the top eigenvectors and the secular sum at mu = max lam is <= 1), mu = max lam
+    and the top-eigenvector part of u fills its norm up to 1.
+
+    The value returned is that of a feasible point (a lower bound on the max);
+    weak duality gives the upper bound mu + sum_i qt_i^2 / (mu - lam_i) for every
+    mu > max lam.  With ``return_bounds=True`` the function returns both
+    ``(lower, upper)``; they agree to rounding error.
+    """
+    w, A = _check_ellipsoid(w, A)
+    c = np.asarray(c, dtype=float)
+    if c.shape != w.shape:
+        raise ValueError(f"c (the ball's centre) must have shape {w.shape}; got shape {c.shape}")
+    r = float(r)
+    if not r >= 0:
+        raise ValueError(f"r (the ball's radius) must be >= 0; got {r!r}")
+    a, V = np.linalg.eigh(A)
+    if not a[0] > 0:
+        raise ValueError(f"A must be positive definite; its smallest eigenvalue is {a[0]!r}")
+    g = V.T @ (c - w)  # the centre offset in the eigenbasis
+    const = float(np.sum(g * g / a))  # (c - w)^T A^{-1} (c - w)
+    if r == 0:
+        return (const, const) if return_bounds else const
+    lam = r * r / a  # eigenvalues of P
+    qt = r * g / a  # V^T q
+    lmax = float(lam.max())
+    top = lam >= lmax * (1 - 1e-12)
+    qnorm = float(np.linalg.norm(qt))
+    scale = max(qnorm, lmax)
+
+    def value(u: np.ndarray) -> float:
+        return const + float(np.sum(lam * u * u) + 2 * np.sum(qt * u))
+
+    hard = bool(np.all(np.abs(qt[top]) <= 1e-14 * scale))
+    if hard:
+        rest = ~top
+        u = np.zeros_like(qt)
+        u[rest] = qt[rest] / (lmax - lam[rest])
+        s = float(np.sum(u * u))
+        if s <= 1:
+            u[np.argmax(top)] = math.sqrt(1 - s)
+            upper = const + lmax + float(np.sum(qt[rest] ** 2 / (lmax - lam[rest])))
+            lower = value(u)
+            return (lower, max(upper, lower)) if return_bounds else lower
+    # easy case: bisection on mu in (lmax, lmax + ||q||]
+    lo, hi = lmax, lmax + qnorm
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if mid <= lo or mid >= hi:
+            break
+        if np.sum((qt / (mid - lam)) ** 2) > 1:
+            lo = mid
+        else:
+            hi = mid
+    u = qt / (hi - lam)
+    u = u / np.linalg.norm(u)
+    lower = value(u)
+    upper = const + hi + float(np.sum(qt * qt / (hi - lam)))
+    return (lower, max(upper, lower)) if return_bounds else lower
+
+
+def ball_in_ellipsoid(c, r: float, w, A, tol: float = 1e-12) -> bool:
+    """True iff the ball B(c, r) lies in E(A^{1/2}, w) (up to ``tol``), by :func:`max_form_on_ball`."""
+    return max_form_on_ball(c, r, w, A) <= 1 + tol
+
+
+def inner_ball(w_star, n: int) -> tuple[np.ndarray, float]:
+    """The ball (c, r) = (w* / (2 sqrt d), 1 / (2 d n^2)) that stays in every E_t (the book's corrected lemma).
+
+    For w* and x on the grid G^d: y <w*, x> >= 1/n^2 and ||x|| <= sqrt d, so every
+    w in the ball has y <w, x> >= 1/(2 sqrt(d) n^2) - r sqrt(d) = 0; and
+    ||c|| + r <= 1/2 + 1/(2 d n^2) < 1, so the ball lies in E_1, the unit ball.
+    (The lecture's ball B(w*, 1/n^2), "Why volume can't be too small", needs
+    ||x_t|| <= 1 and ||w*|| <= 1 - 1/n^2 instead.)
+    """
+    w_star = np.asarray(w_star, dtype=float)
+    n = _int_at_least(n, "n", 1)
+    if w_star.ndim != 1 or w_star.shape[0] < 2:
+        raise ValueError(f"w_star must be a vector of length d >= 2; got shape {w_star.shape}")
+    if np.abs(w_star).max() > 1 + 1e-12:
+        raise ValueError(f"w_star must lie in the grid G^d, inside [-1, 1]^d; got {w_star.tolist()}")
+    d = w_star.shape[0]
+    return w_star / (2 * math.sqrt(d)), 1 / (2 * d * n * n)
+
+
+# ---------------------------------------------------------------------------
+# Instances
+# ---------------------------------------------------------------------------
+def _grid_int(v, n: int, name: str) -> np.ndarray:
+    """The integer vector k with v = k / n, for v on the grid G^d; raise otherwise."""
+    v = np.asarray(v, dtype=float)
+    k = np.rint(v * n)
+    if v.ndim != 1 or np.abs(v * n - k).max() > 1e-9 or np.abs(k).max() > n:
+        raise ValueError(f"{name} must be a vector on the grid G^d = {{-1, -1 + 1/{n}, ..., 1}}^d; got {v.tolist()}")
+    return k.astype(np.int64)
+
+
+def realizable_grid_sequence(n: int, d: int, T: int, rng: np.random.Generator, w_star=None):
+    """A realizable sequence for halfspaces on the grid: ``(X, y, w_star)``.
+
+    w* is ``w_star`` (a non-zero point of G^d) or a uniform draw from G^d minus 0;
+    x_1, ..., x_T are uniform draws from G^d, redrawn when <w*, x> = 0, so that
+    y_t = sign(<w*, x_t>) is a label and every margin y_t <w*, x_t> is a positive
+    multiple of 1/n^2 (the labels are computed in integers, exactly).
+    Shalev-Shwartz's lecture, "Using Halving to learn halfspaces on a grid".
+    """
+    n = _int_at_least(n, "n", 1)
+    d = _int_at_least(d, "d", 2)
+    T = _int_at_least(T, "T", 0)
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy Generator (np.random.default_rng(seed)); got {type(rng).__name__}")
+    if w_star is None:
+        kw = np.zeros(d, dtype=np.int64)
+        while not kw.any():
+            kw = rng.integers(-n, n + 1, size=d)
+    else:
+        kw = _grid_int(w_star, n, "w_star")
+        if kw.shape != (d,) or not kw.any():
+            raise ValueError(f"w_star must be a non-zero point of G^{d}; got {np.asarray(w_star).tolist()}")
+    rows: list[np.ndarray] = []
+    have = 0
+    while have < T:
+        K = rng.integers(-n, n + 1, size=(2 * (T - have) + 4, d))
+        K = K[K @ kw != 0]
+        rows.append(K)
+        have += len(K)
+    K = np.concatenate(rows)[:T] if rows else np.zeros((0, d), dtype=np.int64)
+    return K / n, np.sign(K @ kw).astype(np.int64), kw / n
+
+
+class GridAdversary:
+    """A greedy white-box environment against the Ellipsoid learner on the grid G^d.
+
+    It keeps the version space V of grid weights (non-zero points of G^d) with
+    y_s <w, x_s> > 0 for every round so far; with ``w_star`` given, V starts as
+    {w_star} (a fixed target), otherwise as all of G^d minus 0.  Each round it
+    reads the learner's centre w_t, and among the non-zero grid points x whose
+    contradicted label y = -yhat(x) keeps V non-empty, it shows one chosen by
+    ``rule``:
+
+    * ``"largest"``: the one that keeps the most of V (ties: first in grid order);
+    * ``"smallest"``: the one that keeps the fewest (but at least one) of V;
+    * ``"shallow"``: the one whose cut passes closest to the centre, i.e. the
+      smallest |<w_t, x>| / sqrt(x^T A_t x);
+    * ``"random"``: a uniform draw from ``rng``.
+
+    The predictions yhat(x) are those of the learner: +1 iff <w_t, x> > 0, and
+    on near-ties (|<w_t, x>| <= 1e-9) ``learner.predict`` itself decides, so
+    rounding cannot make the environment and the learner disagree.  Every
+    round is a mistake, and the labels are realizable: :meth:`witness` is a
+    w* in V, with margin y_t <w*, x_t> >= 1/n^2 on every round.  The game ends
+    (``next_x`` returns None) when no mistake can be forced.  Used with
+    :func:`olkit.game.play`; the sup over sequences in a mistake bound allows
+    such an environment, since the learner is deterministic.
+    """
+
+    def __init__(self, n: int, d: int, rule: str = "largest", w_star=None, rng: np.random.Generator | None = None):
+        self.n = _int_at_least(n, "n", 1)
+        self.d = _int_at_least(d, "d", 2)
+        if rule not in ("largest", "smallest", "shallow", "random"):
+            raise ValueError(f"rule must be 'largest', 'smallest', 'shallow' or 'random'; got {rule!r}")
+        if rule == "random" and not isinstance(rng, np.random.Generator):
+            raise ValueError("rule='random' needs rng, a seeded np.random.default_rng(seed)")
+        if (2 * self.n + 1) ** self.d > 5000:
+            raise ValueError(f"GridAdversary: (2n+1)^d = {(2 * self.n + 1) ** self.d} grid points is too many (limit 5000)")
+        self.rule, self.rng = rule, rng
+        G = np.array(np.meshgrid(*[np.arange(-self.n, self.n + 1)] * self.d, indexing="ij")).reshape(self.d, -1).T
+        self.K = G[G.any(axis=1)]  # non-zero integer grid points (k = n * point), lexicographic order
+        self.X = self.K / self.n
+        self.S = np.sign(self.K @ self.K.T).astype(np.int8)  # S[i, j] = sign <w_i, x_j>
+        if w_star is None:
+            self.V = np.ones(len(self.K), dtype=bool)
+        else:
+            k = _grid_int(w_star, self.n, "w_star")
+            if k.shape != (self.d,) or not k.any():
+                raise ValueError(f"w_star must be a non-zero point of G^{self.d}; got {np.asarray(w_star).tolist()}")
+            self.V = (self.K == k).all(axis=1)
+        self._pending: int | None = None
+
+    def _predictions(self, learner) -> np.ndarray:
+        wx = self.X @ np.asarray(learner.w, dtype=float)
+        yhat = np.where(wx > 0, 1, -1)
+        for i in np.flatnonzero(np.abs(wx) <= 1e-9):
+            yhat[i] = int(learner.predict(self.X[i]))
+        return yhat
+
+    def next_x(self, learner) -> np.ndarray | None:
+        y = -self._predictions(learner)
+        keep = (self.S[self.V] == y[None, :]).sum(axis=0)
+        ok = np.flatnonzero(keep > 0)
+        if len(ok) == 0:
+            self._pending = None
+            return None
+        if self.rule == "largest":
+            j = int(ok[np.argmax(keep[ok])])
+        elif self.rule == "smallest":
+            j = int(ok[np.argmin(keep[ok])])
+        elif self.rule == "shallow":
+            Xo = self.X[ok]
+            A = np.asarray(learner.A, dtype=float)
+            depth = np.abs(Xo @ np.asarray(learner.w, dtype=float)) / np.sqrt(np.einsum("ij,jk,ik->i", Xo, A, Xo))
+            j = int(ok[np.argmin(depth)])
+        else:
+            j = int(self.rng.choice(ok))
+        self._pending = j
+        return self.X[j].copy()
+
+    def label(self, x, yhat: int) -> int:
+        if self._pending is None:
+            raise ValueError("GridAdversary.label called without a pending point")
+        j = self._pending
+        y = -int(yhat)
+        V = self.V & (self.S[:, j] == y)
+        if not V.any():
+            raise ValueError(f"GridAdversary: the label {y} empties the version space (the learner's prediction "
+                             "differs from the one the environment computed)")
+        self.V = V
+        self._pending = None
+        return y
+
+    def witness(self) -> np.ndarray:
+        """A grid weight w* (first in grid order) consistent with every label given so far."""
+        return self.K[np.argmax(self.V)] / self.n
+
+    def version_space(self) -> np.ndarray:
+        """All grid weights consistent with the labels so far, one per row."""
+        return self.K[self.V] / self.n
+
+
+def grid_worst_case(n: int, d: int, max_nodes: int = 200_000) -> int:
+    """The exact worst-case number of mistakes of :class:`Ellipsoid` on the grid (UML Definition 21.1).
+
+    The sup over grid targets w* (non-zero points of G^d) and over sequences of
+    grid points x with y <w*, x> > 0, found by a complete game-tree search: from
+    a state (w_t, A_t, V) the environment may show any non-zero grid point x with
+    a label y that keeps the version space V of grid weights non-empty.  Only
+    rounds that update the learner change the state: the mistakes, and the ties
+    <w_t, x> = 0 labelled -1 (which the learner predicts right and still
+    updates on).  Every update shrinks the volume by a fixed factor, so the
+    tree is finite.  Predictions are the learner's own (``predict`` is called),
+    so rounding is treated exactly as in a run.  Raises ``ValueError`` when the
+    tree has more than ``max_nodes`` nodes.
+    """
+    n = _int_at_least(n, "n", 1)
+    d = _int_at_least(d, "d", 2)
+    env = GridAdversary(n, d)
+    S, X = env.S, env.X
+    nodes = 0
+
+    def value(learner, V: np.ndarray) -> int:
+        nonlocal nodes
+        nodes += 1
+        if nodes > max_nodes:
+            raise ValueError(f"grid_worst_case(n={n}, d={d}): the game tree has more than max_nodes = {max_nodes} nodes")
+        best = 0
+        for j, x in enumerate(X):
+            yhat = learner.predict(x)
+            labels = (-yhat, -1) if yhat == -1 and learner.details["wx"] == 0 else (-yhat,)
+            for y in labels:
+                Vy = V & (S[:, j] == y)
+                if not Vy.any():
+                    continue
+                nxt = copy.copy(learner)
+                nxt.w, nxt.A, nxt.details = learner.w.copy(), learner.A.copy(), {}
+                nxt.update(x, int(y))
+                best = max(best, int(y != yhat) + value(nxt, Vy))
+        return best
+
+    return value(Ellipsoid(d), np.ones(len(env.K), dtype=bool))
+
+
+# ---------------------------------------------------------------------------
+# Figures
+# ---------------------------------------------------------------------------
+def draw_ellipse(ax, w, A, n_points: int = 200, **kw):
+    """Draw the boundary of the 2-D ellipsoid E(A^{1/2}, w) on ``ax``; returns the line."""
+    w, A = _check_ellipsoid(w, A)
+    if w.shape != (2,):
+        raise ValueError(f"draw_ellipse draws 2-D ellipsoids; got dimension {w.shape[0]}")
+    a, V = np.linalg.eigh(A)
+    theta = np.linspace(0, 2 * np.pi, n_points)
+    circle = np.stack([np.cos(theta), np.sin(theta)])
+    pts = w[:, None] + V @ (np.sqrt(np.maximum(a, 0))[:, None] * (V.T @ circle))
+    (line,) = ax.plot(pts[0], pts[1], **kw)
+    return line
+
+
+def draw_step(ax, w, A, x=None, y=None, w_star=None, ball=None, lim: float = 1.25, title: str | None = None):
+    """One picture of a round of the 2-D Ellipsoid learner.
+
+    Draws E_t (boundary and centre w_t); if ``x`` and ``y`` are given, the line
+    {w : <w, x> = 0} and the shaded half-plane {w : y <w, x> >= 0} in which w*
+    lies; ``w_star`` as a star and ``ball = (c, r)`` as a dashed circle.
+    """
+    w = np.asarray(w, dtype=float)
+    if x is not None:
+        x = np.asarray(x, dtype=float)
+        u = x / np.linalg.norm(x)
+        p = np.array([-u[1], u[0]])
+        big = 4 * lim
+        line = np.array([-big * p, big * p])
+        ax.plot(line[:, 0], line[:, 1], color="0.4", lw=1)
+        if y is not None:
+            side = y * u * big
+            poly = np.array([-big * p, big * p, big * p + side, -big * p + side])
+            ax.fill(poly[:, 0], poly[:, 1], color="tab:green", alpha=0.08, lw=0)
+    unit = np.linspace(0, 2 * np.pi, 200)
+    ax.plot(np.cos(unit), np.sin(unit), color="0.8", lw=0.8)
+    draw_ellipse(ax, w, A, color="tab:blue", lw=1.5)
+    ax.plot(*w, "o", color="tab:blue", ms=3)
+    if ball is not None:
+        c, r = ball
+        ax.plot(c[0] + r * np.cos(unit), c[1] + r * np.sin(unit), color="tab:red", lw=1, ls="--")
+    if w_star is not None:
+        ax.plot(*np.asarray(w_star, dtype=float), "*", color="tab:red", ms=9)
+    ax.set_xlim(-lim, lim)
+    ax.set_ylim(-lim, lim)
+    ax.set_aspect("equal")
+    if title:
+        ax.set_title(title, fontsize=9)
+    return ax
+
+
+def draw_update(ax, trace, k: int, w_star=None, ball=None, lim: float = 1.25):
+    """The k-th update (k = 1..U) of a recorded 2-D run: E_t before it and its cut (x_t, y_t).
+
+    ``k = U + 1`` draws the final ellipsoid E_{T+1} without a cut.  The update
+    rounds are those on which the recorded ``state()["updates"]`` grew.
+    """
+    upd = np.flatnonzero(np.diff(trace.state["updates"]) > 0)
+    U = len(upd)
+    k = _int_at_least(k, "k", 1)
+    if k > U + 1:
+        raise ValueError(f"k must be between 1 and U + 1 = {U + 1} (the run has {U} updates); got {k}")
+    if k <= U:
+        t = int(upd[k - 1])
+        return draw_step(ax, trace.state["w"][t], trace.state["A"][t], trace.x[t], int(trace.y[t]), w_star, ball, lim,
+                         title=f"update {k} of {U} (round {t + 1})")
+    return draw_step(ax, trace.state["w"][-1], trace.state["A"][-1], None, None, w_star, ball, lim,
+                     title=f"after all {U} updates")

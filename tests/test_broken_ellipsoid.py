@@ -1,0 +1,62 @@
+"""Broken Ellipsoid learners make the checks of section 1.4 fail.
+
+Each test executes chapters/ch1/1_4_ellipsoid.ipynb with a broken variant of
+``olkit.ellipsoid.Ellipsoid`` patched in, and asserts that a proof check
+(``olkit.proof.ProofStepError``) stops it -- naming the proof and the step that
+caught the bug.
+"""
+import pytest
+
+from notebooks import patch_code, run_broken
+
+HALF_CUT = '''
+import olkit.ellipsoid
+
+class HalfCutEllipsoid(olkit.ellipsoid.Ellipsoid):
+    """Broken: 1/(d+1) instead of 2/(d+1) in the update of A."""
+    def cut(self, x, y):
+        d = self.d
+        Ax = self.A @ x
+        xAx = float(x @ Ax)
+        self.w = self.w + (y / (d + 1)) * Ax / xAx ** 0.5
+        self.A = (d * d / (d * d - 1.0)) * (self.A - (1.0 / ((d + 1.0) * xAx)) * np.outer(Ax, Ax))
+'''
+
+WRONG_SIGN = '''
+import olkit.ellipsoid
+
+class WrongSignEllipsoid(olkit.ellipsoid.Ellipsoid):
+    """Broken: moves the centre away from the label's side (w - y/(d+1) ...)."""
+    def cut(self, x, y):
+        super().cut(x, -y)
+'''
+
+NO_SQRT = '''
+import olkit.ellipsoid
+
+class NoSqrtEllipsoid(olkit.ellipsoid.Ellipsoid):
+    """Broken: divides A x by x'Ax instead of sqrt(x'Ax) in the update of w.
+
+    Right whenever x'Ax = 1, as on the lecture's first cut; the volume lemma does not look at w.
+    """
+    def cut(self, x, y):
+        d = self.d
+        Ax = self.A @ x
+        xAx = float(x @ Ax)
+        self.w = self.w + (y / (d + 1)) * Ax / xAx
+        self.A = (d * d / (d * d - 1.0)) * (self.A - (2.0 / ((d + 1.0) * xAx)) * np.outer(Ax, Ax))
+'''
+
+CASES = [
+    (HALF_CUT, "HalfCutEllipsoid", "The first cut", "step A"),
+    (WRONG_SIGN, "WrongSignEllipsoid", "The first cut", "step w"),
+    (NO_SQRT, "NoSqrtEllipsoid", "Lemma (a ball that stays inside)", "step 6"),
+]
+
+
+@pytest.mark.parametrize("source, replacement, proof, step", CASES, ids=[c[1] for c in CASES])
+def test_ellipsoid_checks_catch_broken_variant(source, replacement, proof, step):
+    patch = "import numpy as np\n" + patch_code("ellipsoid", "Ellipsoid", source, replacement)
+    ename, evalue = run_broken("ch1/1_4_ellipsoid.ipynb", patch)
+    assert ename == "ProofStepError", f"the notebook did not fail on a proof check: {ename}: {evalue}"
+    assert evalue.startswith(proof) and step in evalue, evalue
