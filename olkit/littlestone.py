@@ -10,7 +10,7 @@ has h(v_{i_t}) = y_t for t = 1..d, where i_1 = 1 and i_{t+1} = 2 i_t + y_t
 is decided level by level, as in the quasi-polynomial algorithm of Manurangsi
 and Rubinstein (2017): "Ldim(V) >= k" holds iff some point x splits V into two
 parts that both have Ldim >= k - 1.  Version spaces are bitsets over the rows
-of H (Python integers: AND and popcount on 64-bit words), and
+of H (Python integers: AND and popcount on machine words), and
 
 * every proven bound is memoized per version space (a lower and an upper bound);
 * a version space with fewer than 2^k hypotheses cannot have Ldim >= k
@@ -18,35 +18,75 @@ of H (Python integers: AND and popcount on 64-bit words), and
   stops the search as soon as a split reaches that cap;
 * a child inherits only the points that split its parent, and points that split
   V identically are tried once;
-* the smaller part of a split is decided first, since it fails more often.
+* the smaller part of a split is decided first, since it fails more often;
+* "Ldim(V) >= 1" only asks for one point that splits V;
+* a version space that occupies a small fraction of its bit width (deep in the
+  search, a few rows spread over all of H) is re-indexed onto its own rows
+  ("localized"), so that the cost of a bitset operation follows |V|, not |H|.
 
 :func:`shattered_tree` reads a witness tree off the memo; :func:`is_shattered`
 checks a tree against Definition 21.4 by enumerating all root-to-leaf labelings
 with plain numpy on the matrix -- no code shared with the search, so each can
 catch the other.
+
+For the chapter's figures: :func:`draw_tree` draws a tree (with a game's path),
+:class:`TreeGame` is the game of Lemma 21.6 round by round, and
+:func:`tree_game_widget` lets a reader play it (ipywidgets, needs a live kernel).
 """
 from __future__ import annotations
 
-import itertools
+import html
 import math
+from typing import Callable, Sequence
 
 import numpy as np
 
 from .classes import check_class
 from .game import NotRealizableError
 
-__all__ = ["LdimSolver", "SOA", "is_shattered", "is_shattered_set", "ldim", "ldim_at_least", "shattered_tree", "vcdim"]
+__all__ = [
+    "LdimSolver",
+    "SOA",
+    "Table",
+    "TreeGame",
+    "draw_tree",
+    "is_shattered",
+    "is_shattered_set",
+    "ldim",
+    "ldim_at_least",
+    "shattered_tree",
+    "tree_game_widget",
+    "vcdim",
+]
 
 #: The exact algorithms refuse larger classes (rows, columns).
 MAX_HYPOTHESES = 2**16
 MAX_POINTS = 2**12
 
+#: Localize a version space V when |V| * SPARSE <= (bit width of V), the width exceeds MIN_LOCAL_WIDTH
+#: and the question is about Ldim >= k with k >= MIN_LOCAL_K (re-indexing costs more than a small search).
+SPARSE = 16
+MIN_LOCAL_WIDTH = 256
+MIN_LOCAL_K = 4
+
+_BIG = 1 << 30
+
 
 def _bitsets(H: np.ndarray) -> list[int]:
     """Column x as an integer whose bit i is H[i, x]."""
-    m = H.shape[0]
+    m, n = H.shape
+    if n == 0:
+        return []
     pad = (8 - m % 8) % 8
-    return [int.from_bytes(np.packbits(H[::-1, x]).tobytes(), "big") >> pad for x in range(H.shape[1])]
+    packed = np.ascontiguousarray(np.packbits(H[::-1], axis=0).T)  # row x: column x, row m-1 first
+    return [int.from_bytes(packed[x].tobytes(), "big") >> pad for x in range(n)]
+
+
+def _rows_of(V: int) -> np.ndarray:
+    """Indices of the set bits of V, in increasing order."""
+    nbytes = (V.bit_length() + 7) // 8
+    bits = np.unpackbits(np.frombuffer(V.to_bytes(nbytes, "little"), dtype=np.uint8), bitorder="little")
+    return np.flatnonzero(bits)
 
 
 def _mask(m: int, rows) -> int:
@@ -58,55 +98,110 @@ def _mask(m: int, rows) -> int:
         if r.shape != (m,):
             raise ValueError(f"a boolean row mask must have shape ({m},); got {r.shape}")
         r = np.flatnonzero(r)
+    elif r.size and not np.issubdtype(r.dtype, np.integer):
+        raise ValueError(f"rows must be integer row indices or a boolean mask; got dtype {r.dtype}")
     v = 0
-    for i in r.tolist():
+    for i in r.ravel().tolist():
         if not 0 <= i < m:
             raise ValueError(f"row index {i} is outside 0..{m - 1}")
         v |= 1 << i
     return v
 
 
-class LdimSolver:
-    """Exact Littlestone dimension of H and of its sub-classes, with a shared memo.
+def _check_size(A: np.ndarray, what: str) -> None:
+    m, n = A.shape
+    if m > MAX_HYPOTHESES or n > MAX_POINTS:
+        raise ValueError(
+            f"{what} is limited to {MAX_HYPOTHESES} hypotheses and {MAX_POINTS} points; "
+            f"got a class with {m} hypotheses and {n} points"
+        )
 
-    ``ldim(rows)`` is Ldim of the sub-class given by ``rows`` (indices or a
-    boolean mask; all of H by default).  The memo persists across calls, which
-    is what makes SOA cheap: its version spaces are sub-classes of one H.
+
+class _Search:
+    """The decision search "Ldim(V) >= k" on the rows of the matrix ``A``, restricted to the points ``xs``.
+
+    Bit i of a version space is row i of ``A``.  ``points`` holds one (x, column bitset)
+    per distinct column; points keep their global index x, so trees read off any
+    search name points of the original class.
     """
 
-    def __init__(self, H):
-        A = check_class(H)
-        m, n = A.shape
-        if m > MAX_HYPOTHESES or n > MAX_POINTS:
-            raise ValueError(
-                f"the exact Ldim algorithm is limited to {MAX_HYPOTHESES} hypotheses and {MAX_POINTS} points; "
-                f"got a class with {m} hypotheses and {n} points"
-            )
-        self.H = A
-        self.m, self.n = m, n
-        cols = _bitsets(A)
+    def __init__(self, A: np.ndarray, xs: Sequence[int], cols: list[int] | None = None):
+        self.A = A
+        self.width = A.shape[0]
+        if cols is None:
+            cols = _bitsets(A[:, list(xs)]) if len(xs) else []
         first: dict[int, int] = {}
-        for x, c in enumerate(cols):
-            first.setdefault(c, x)  # one point per distinct column
-        self._points = [(x, c) for c, x in first.items()]
-        self._col_of = dict(self._points)
-        self._lb: dict[int, int] = {}
-        self._ub: dict[int, int] = {}
-        self._split: dict[int, tuple[int, int]] = {}  # V -> (point, k) of the largest k proven through it
+        for x, c in zip(xs, cols):
+            first.setdefault(c, int(x))  # one point per distinct column
+        self.points = [(x, c) for c, x in first.items()]
+        self.col_of = dict(self.points)
+        self.lb: dict[int, int] = {}
+        self.ub: dict[int, int] = {}
+        self.split: dict[int, tuple[int, int]] = {}  # V -> (point, k) of the largest k proven through it
+        self.subs: dict[int, _Search] = {}  # localized searches, by version space
         self.nodes = 0  # search nodes expanded (for benchmarks)
 
-    # -- the decision procedure --------------------------------------------------------
-    def _ge(self, V: int, k: int, active: list[tuple[int, int]]) -> bool:
+    # -- localization ------------------------------------------------------------------------
+    def _sparse(self, V: int, size: int) -> bool:
+        w = V.bit_length()
+        return w > MIN_LOCAL_WIDTH and size < w and size * SPARSE <= w
+
+    def _local(self, V: int, active) -> "_Search":
+        """A search on the rows of V only (V becomes the full set of the new search).
+
+        Only the points that split V are kept, one per distinct column on V.  The
+        search is cached per V, so repeated questions about V share its memo.
+        """
+        sub = self.subs.get(V)
+        if sub is None:
+            rows = self.A[_rows_of(V)]
+            xs = np.fromiter((x for x, _ in active), dtype=np.int64, count=len(active))
+            S = rows[:, xs]
+            keep = S.min(axis=0) != S.max(axis=0)
+            xs, S = xs[keep], S[:, keep]
+            sub = _Search(rows, xs.tolist(), cols=_bitsets(S))  # which keeps one point per distinct column
+            self.subs[V] = sub
+        return sub
+
+    def _learn(self, V: int, sub: "_Search") -> None:
+        """Copy what ``sub`` proved about its full set into the memo entry of V."""
+        full = (1 << sub.width) - 1
+        self.nodes += sub.nodes
+        sub.nodes = 0
+        if full in sub.lb and sub.lb[full] > self.lb.get(V, -1):
+            self.lb[V] = sub.lb[full]
+            if full in sub.split:  # every proven lb >= 1 comes with its split
+                self.split[V] = sub.split[full]
+        if full in sub.ub:
+            self.ub[V] = min(self.ub.get(V, _BIG), sub.ub[full])
+
+    # -- the decision procedure ---------------------------------------------------------------
+    def ge(self, V: int, k: int, active) -> bool:
+        """Whether Ldim(V) >= k; ``active`` contains every point that splits V."""
         if k <= 0:
             return k < 0 or V != 0
         size = V.bit_count()
         if size < (1 << k):
             return False
-        if self._lb.get(V, -1) >= k:
+        if self.lb.get(V, -1) >= k:
             return True
-        if self._ub.get(V, 1 << 30) < k:
+        if self.ub.get(V, _BIG) < k:
             return False
+        if k >= MIN_LOCAL_K and self._sparse(V, size):
+            sub = self._local(V, active)
+            ok = sub.ge((1 << sub.width) - 1, k, sub.points)
+            self._learn(V, sub)
+            return ok
         self.nodes += 1
+        if k == 1:  # Ldim(V) >= 1 iff two rows of V differ somewhere
+            for x, c in active:
+                V1 = V & c
+                if V1 and V1 != V:
+                    self.lb[V] = max(self.lb.get(V, -1), 1)
+                    self.split.setdefault(V, (x, 1))
+                    return True
+            self.ub[V] = 0
+            return False
         need = 1 << (k - 1)
         splitting: list[tuple[int, int]] = []
         cands: list[tuple[int, int, int]] = []
@@ -124,60 +219,107 @@ class LdimSolver:
         for _, x, V1 in cands:
             V0 = V & ~V1
             small, large = (V1, V0) if V1.bit_count() <= V0.bit_count() else (V0, V1)
-            if self._ge(small, k - 1, splitting) and self._ge(large, k - 1, splitting):
-                self._lb[V] = max(self._lb.get(V, -1), k)
-                if self._split.get(V, (0, -1))[1] < k:
-                    self._split[V] = (x, k)
+            if self.ge(small, k - 1, splitting) and self.ge(large, k - 1, splitting):
+                self.lb[V] = max(self.lb.get(V, -1), k)
+                if self.split.get(V, (0, -1))[1] < k:
+                    self.split[V] = (x, k)
                 return True
-        self._ub[V] = min(self._ub.get(V, 1 << 30), k - 1)
+        self.ub[V] = min(self.ub.get(V, _BIG), k - 1)
         return False
 
-    def _ldim(self, V: int) -> int:
+    def ldim(self, V: int) -> int:
+        """Ldim of the version space V (-1 if V is empty)."""
         if V == 0:
             return -1
-        k = self._lb.get(V, 0)
-        while self._ge(V, k + 1, self._points):
+        if self.lb.get(V, -1) >= 0 and self.lb[V] == self.ub.get(V, _BIG):
+            return self.lb[V]
+        size = V.bit_count()
+        if size >= 1 << MIN_LOCAL_K and self._sparse(V, size):
+            sub = self._local(V, self.points)
+            d = sub.ldim((1 << sub.width) - 1)
+            self._learn(V, sub)
+            return d
+        k = max(self.lb.get(V, 0), 0)
+        while self.ge(V, k + 1, self.points):
             k += 1
+        self.lb[V] = max(self.lb.get(V, -1), k)
+        self.ub[V] = k
         return k
 
-    # -- public --------------------------------------------------------------------------
+    def fill(self, tree: np.ndarray, i: int, V: int, k: int) -> None:
+        """Write a tree of depth k shattered by V (Ldim(V) >= k) into ``tree`` below node i."""
+        if k == 0:
+            return
+        if k >= MIN_LOCAL_K and self._sparse(V, V.bit_count()):
+            sub = self._local(V, self.points)
+            sub.fill(tree, i, (1 << sub.width) - 1, k)
+            self.nodes += sub.nodes
+            sub.nodes = 0
+            return
+        if not self.ge(V, k, self.points):  # also puts the split into the memo
+            raise AssertionError(f"internal error: a version space of Ldim < {k} was asked for a tree of depth {k}")
+        x, _ = self.split[V]
+        c = self.col_of[x]
+        tree[i - 1] = x
+        self.fill(tree, 2 * i, V & ~c, k - 1)
+        self.fill(tree, 2 * i + 1, V & c, k - 1)
+
+
+class LdimSolver:
+    """Exact Littlestone dimension of H and of its sub-classes, with a shared memo.
+
+    ``ldim(rows)`` is Ldim of the sub-class given by ``rows`` (indices or a
+    boolean mask; all of H by default).  The memo persists across calls, which
+    is what makes SOA cheap: its version spaces are sub-classes of one H.
+    ``nodes`` counts the search nodes expanded so far (a machine-independent cost).
+    """
+
+    def __init__(self, H):
+        A = check_class(H)
+        _check_size(A, "the exact Ldim algorithm")
+        self.H = np.ascontiguousarray(A)
+        self.m, self.n = A.shape
+        self.columns = _bitsets(A)  # bitset of every point (SOA reads them)
+        self._search = _Search(self.H, range(self.n), cols=self.columns)
+
+    @property
+    def nodes(self) -> int:
+        return self._search.nodes
+
+    def _ldim(self, V: int) -> int:
+        return self._search.ldim(V)
+
     def ldim(self, rows=None) -> int:
         """Ldim of the sub-class ``rows`` of H (-1 if it is empty)."""
-        return self._ldim(_mask(self.m, rows))
+        return self._search.ldim(_mask(self.m, rows))
 
     def at_least(self, k: int, rows=None) -> bool:
         """Decide Ldim(rows) >= k without computing Ldim exactly."""
-        return self._ge(_mask(self.m, rows), int(k), self._points)
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+            raise ValueError(f"k must be an integer; got {k!r}")
+        return self._search.ge(_mask(self.m, rows), int(k), self._search.points)
 
     def tree(self, rows=None) -> np.ndarray:
         """A tree of depth Ldim(rows) shattered by the sub-class, as the array (v_1, ..., v_{2^d - 1})."""
         V = _mask(self.m, rows)
-        d = self._ldim(V)
+        d = self._search.ldim(V)
         if d < 0:
             raise ValueError("the empty class shatters no tree (its Ldim is -1)")
         tree = np.full(2**d - 1, -1, dtype=np.int64)
-
-        def fill(i: int, V: int, k: int) -> None:
-            if k == 0:
-                return
-            self._ge(V, k, self._points)  # make sure the split is in the memo
-            x, _ = self._split[V]
-            tree[i - 1] = x
-            c = self._col_of[x]
-            fill(2 * i, V & ~c, k - 1)
-            fill(2 * i + 1, V & c, k - 1)
-
-        fill(1, V, d)
+        self._search.fill(tree, 1, V, d)
         return tree
 
 
 def ldim(H) -> int:
-    """The Littlestone dimension of the finite class H (UML Definition 21.5), computed exactly."""
+    """The Littlestone dimension of the finite class H (UML Definition 21.5), computed exactly.
+
+    ``H`` is a 0/1 matrix with at most ``MAX_HYPOTHESES`` rows and ``MAX_POINTS`` columns.
+    """
     return LdimSolver(H).ldim()
 
 
 def ldim_at_least(H, k: int) -> bool:
-    """Decide whether Ldim(H) >= k (Manurangsi and Rubinstein 2017's search, with pruning)."""
+    """Decide whether Ldim(H) >= k (the decision search of Manurangsi and Rubinstein 2017, with pruning)."""
     return LdimSolver(H).at_least(k)
 
 
@@ -194,7 +336,10 @@ def is_shattered(tree, H) -> bool:
     Enumerates the 2^d root-to-leaf labelings on the 0/1 matrix; shares no code with the search.
     """
     A = check_class(H)
-    v = np.asarray(tree, dtype=np.int64).ravel()
+    v = np.asarray(tree).ravel()
+    if v.size and not np.issubdtype(v.dtype, np.integer):
+        raise ValueError(f"tree instances must be integer points; got dtype {v.dtype}")
+    v = v.astype(np.int64)
     d = int(round(math.log2(len(v) + 1)))
     if 2**d - 1 != len(v):
         raise ValueError(f"a complete tree has 2^d - 1 nodes; got {len(v)}")
@@ -202,15 +347,17 @@ def is_shattered(tree, H) -> bool:
         return True
     if v.min() < 0 or v.max() >= A.shape[1]:
         raise ValueError(f"tree instances must be points 0..{A.shape[1] - 1}; got {v.min()}..{v.max()}")
+    if d > 20:
+        raise ValueError(f"is_shattered enumerates the 2^d labelings; depth d = {d} is too deep (limit 20)")
     labelings = (np.arange(2**d)[:, None] >> np.arange(d - 1, -1, -1)[None, :]) & 1  # row = (y_1, ..., y_d)
-    t = np.arange(1, d + 1)
     idx = np.empty_like(labelings)
-    for tt in t:  # i_t = 2^{t-1} + sum_{j<t} y_j 2^{t-1-j}
-        j = np.arange(1, tt)
-        idx[:, tt - 1] = 2 ** (tt - 1) + (labelings[:, : tt - 1] * 2 ** (tt - 1 - j)).sum(axis=1)
+    for t in range(1, d + 1):  # i_t = 2^{t-1} + sum_{j<t} y_j 2^{t-1-j}
+        j = np.arange(1, t)
+        idx[:, t - 1] = 2 ** (t - 1) + (labelings[:, : t - 1] * 2 ** (t - 1 - j)).sum(axis=1)
     points = v[idx - 1]
-    for chunk in range(0, 2**d, 256):
-        P, Y = points[chunk: chunk + 256], labelings[chunk: chunk + 256]
+    chunk = max(1, 2**22 // (A.shape[0] * d))  # keep A[:, P] below ~4 MB
+    for start in range(0, 2**d, chunk):
+        P, Y = points[start: start + chunk], labelings[start: start + chunk]
         ok = (A[:, P] == Y[None, :, :]).all(axis=2).any(axis=0)  # A[:, P] has shape (m, chunk, d)
         if not ok.all():
             return False
@@ -220,11 +367,13 @@ def is_shattered(tree, H) -> bool:
 def is_shattered_set(points, H) -> bool:
     """Whether H shatters the set of points: all 2^k label patterns appear on them."""
     A = check_class(H)
-    p = np.asarray(points, dtype=np.int64)
+    p = np.asarray(points, dtype=np.int64).ravel()
     if len(set(p.tolist())) != len(p):
         raise ValueError("a shattered set has distinct points")
     if len(p) == 0:
         return True
+    if p.min() < 0 or p.max() >= A.shape[1]:
+        raise ValueError(f"points must be in 0..{A.shape[1] - 1}; got {p.min()}..{p.max()}")
     patterns = {row.tobytes() for row in A[:, p]}
     return len(patterns) == 2 ** len(p)
 
@@ -240,12 +389,8 @@ def vcdim(H, return_set: bool = False, max_sets: int = 2 * 10**6):
     visiting ``max_sets`` shattered sets, saying so.
     """
     A = check_class(H)
+    _check_size(A, "the exact VC-dimension search")
     m, n = A.shape
-    if m > MAX_HYPOTHESES or n > MAX_POINTS:
-        raise ValueError(
-            f"the exact VC-dimension search is limited to {MAX_HYPOTHESES} hypotheses and {MAX_POINTS} points; "
-            f"got a class with {m} hypotheses and {n} points"
-        )
     cap = int(math.floor(math.log2(m)))
     cols = _bitsets(A)
     best: list[int] = []
@@ -290,18 +435,25 @@ class SOA:
     uses SOA with ties towards 0, hence the parameter.  The trace records Ldim(V_t)
     (``state()["ldim"]``), |V_t|, and per round the Ldim of both restrictions
     (``details["ldim0"]``, ``details["ldim1"]``).  Mistake bound: Ldim(H) (Lemma 21.7).
+    ``solver`` (an :class:`LdimSolver` of the same H) shares a memo between learners.
     """
 
     labels = (0, 1)
 
     def __init__(self, H, tie: int = 1, solver: LdimSolver | None = None):
-        if tie not in (0, 1):
-            raise ValueError(f"tie must be 0 or 1; got {tie!r}")
-        self.solver = solver if solver is not None else LdimSolver(H)
-        self.tie = tie
-        self.n_points = self.solver.n
-        self._cols = dict((x, c) for x, c in zip(range(self.n_points), _bitsets(self.solver.H)))
-        self.V = (1 << self.solver.m) - 1
+        if isinstance(tie, (bool, np.bool_)) or not isinstance(tie, (int, np.integer)) or tie not in (0, 1):
+            raise ValueError(f"tie must be 0 or 1 (the label predicted when both restrictions have equal Ldim); got {tie!r}")
+        if solver is None:
+            solver = LdimSolver(H)
+        elif not isinstance(solver, LdimSolver):
+            raise ValueError(f"solver must be an LdimSolver; got {type(solver).__name__}")
+        elif H is not None and not np.array_equal(check_class(H), solver.H):
+            raise ValueError("solver was built for a different class than H")
+        self.solver = solver
+        self.tie = int(tie)
+        self.n_points = solver.n
+        self._cols = solver.columns
+        self.V = (1 << solver.m) - 1
         self.t = 1
         self.details: dict = {}
 
@@ -332,5 +484,281 @@ class SOA:
         self.V = newV
         self.t += 1
 
+    def version_space(self) -> np.ndarray:
+        """The rows of H in V_t (the current version space), in increasing order."""
+        return _rows_of(self.V)
+
     def state(self) -> dict:
         return {"ldim": self.solver._ldim(self.V), "V_size": self.V.bit_count()}
+
+
+# -- displays: tables, trees, the game of Lemma 21.6 --------------------------------------------
+
+
+class Table:
+    """A small table that displays as HTML in a notebook and as aligned text elsewhere.
+
+    ``rows`` is a list of rows (any printable entries), ``header`` the column names,
+    ``index`` optional row names.  Used for the class tables of the chapter (UML Figure 21.1).
+    """
+
+    def __init__(self, rows, header: Sequence[str], index: Sequence[str] | None = None, caption: str = ""):
+        self.rows = [[str(v) for v in r] for r in rows]
+        self.header = [str(h) for h in header]
+        self.index = None if index is None else [str(i) for i in index]
+        self.caption = caption
+        width = len(self.header)
+        for r in self.rows:
+            if len(r) != width:
+                raise ValueError(f"every row must have {width} entries (the header's); got {len(r)}")
+        if self.index is not None and len(self.index) != len(self.rows):
+            raise ValueError(f"index has {len(self.index)} names for {len(self.rows)} rows")
+
+    def __repr__(self) -> str:
+        head = ([""] if self.index is not None else []) + self.header
+        body = [([self.index[i]] if self.index is not None else []) + r for i, r in enumerate(self.rows)]
+        w = [max(len(row[j]) for row in [head] + body) for j in range(len(head))]
+        lines = [self.caption] if self.caption else []
+        lines += ["  ".join(s.rjust(w[j]) for j, s in enumerate(row)).rstrip() for row in [head] + body]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        e = html.escape
+        th = "".join(f"<th>{e(h)}</th>" for h in ([""] if self.index is not None else []) + self.header)
+        body = ""
+        for i, r in enumerate(self.rows):
+            name = f"<th>{e(self.index[i])}</th>" if self.index is not None else ""
+            body += "<tr>" + name + "".join(f"<td>{e(v)}</td>" for v in r) + "</tr>"
+        cap = f"<caption>{e(self.caption)}</caption>" if self.caption else ""
+        return f"<table class='olkit-table'>{cap}<thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _node_xy(i: int) -> tuple[float, int]:
+    """Position of node i (UML indexing): depth t = floor(log2 i), horizontal (b + 1/2) / 2^t."""
+    t = i.bit_length() - 1
+    return (i - 2**t + 0.5) / 2**t, t
+
+
+def draw_tree(
+    ax,
+    tree,
+    path: Sequence[int] | None = None,
+    names: Callable[[int], str] | Sequence[str] | None = None,
+    leaf_labels: Sequence[str] | None = None,
+    color: str = "C3",
+    title: str | None = None,
+):
+    """Draw the tree (v_1, ..., v_{2^d - 1}) in UML's indexing on ``ax``.
+
+    Node i sits at depth floor(log2 i); its left edge (to 2i) is label 0 and its right
+    edge (to 2i + 1) label 1; the 2^d leaves are the ends of the d-round games.
+    ``path`` = (y_1, ..., y_k), k <= d, highlights the nodes i_1, ..., i_{k+1} that a
+    game with these labels visits (dashed, in ``color``; ``[]`` highlights the root only,
+    ``None`` nothing).  ``names`` maps a point to its
+    text (a callable or a sequence indexed by point; default: the point's index),
+    ``leaf_labels`` gives one text per leaf (left to right).  Node texts are left out
+    when the tree is too wide for them.  Returns ``ax``.
+    """
+    v = np.asarray(tree).ravel()
+    d = int(round(math.log2(len(v) + 1)))
+    if 2**d - 1 != len(v):
+        raise ValueError(f"a complete tree has 2^d - 1 nodes; got {len(v)}")
+    if path is not None:
+        path = [int(y) for y in path]
+        if len(path) > d or any(y not in (0, 1) for y in path):
+            raise ValueError(f"path must be at most d = {d} labels in {{0, 1}}; got {path}")
+    if leaf_labels is not None and len(leaf_labels) != 2**d:
+        raise ValueError(f"leaf_labels must have 2^d = {2**d} entries; got {len(leaf_labels)}")
+    if names is None:
+        name = str
+    elif callable(names):
+        name = names
+    else:
+        name = lambda p: str(names[p])  # noqa: E731
+    visited, i = [1], 1
+    for y in path or []:
+        i = 2 * i + y
+        visited.append(i)
+    on_path = set(visited) if path is not None else set()
+    texts = 2 ** (d - 1) <= 16  # room for a text in every node of the widest level
+    fs = 10 if d <= 3 else 8 if d <= 4 else 7
+    for i in range(1, 2 ** (d + 1)):
+        x, t = _node_xy(i)
+        for child, y in ((2 * i, 0), (2 * i + 1, 1)):
+            if child >= 2 ** (d + 1) or i > len(v):
+                continue
+            cx, ct = _node_xy(child)
+            hot = i in on_path and child in on_path
+            ax.plot([x, cx], [-t, -ct], ls="--" if hot else "-", lw=2.4 if hot else 0.8,
+                    color=color if hot else "0.6", zorder=1)
+            if texts and (t < 3 or d <= 3):  # edge labels on the top levels only
+                ax.text((x + cx) / 2 + (-0.012 if y == 0 else 0.012), -(t + ct) / 2, str(y), fontsize=fs - 1,
+                        color=color if hot else "0.4", ha="right" if y == 0 else "left", va="center")
+        if i <= len(v):
+            ax.scatter([x], [-t], s=520 if texts else 60, color="white", edgecolor=color if i in on_path else "0.3",
+                       lw=2 if i in on_path else 1, zorder=2)
+            if texts:
+                ax.text(x, -t, name(int(v[i - 1])), ha="center", va="center", fontsize=fs, zorder=3)
+        else:  # a leaf: the end of a game
+            ax.scatter([x], [-t], s=18, marker="s", color=color if i in on_path else "0.6", zorder=2)
+            if leaf_labels is not None and texts:
+                ax.text(x, -t - 0.28, str(leaf_labels[i - 2**d]), ha="center", va="top", fontsize=fs - 1,
+                        color=color if i in on_path else "0.25")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-d - (0.7 if leaf_labels is not None else 0.35), 0.45)
+    ax.axis("off")
+    if title:
+        ax.set_title(title, fontsize=10)
+    return ax
+
+
+class TreeGame:
+    """The game of UML Lemma 21.6, one round at a time, for figures and the widget.
+
+    The environment walks the shattered ``tree`` (default: :func:`shattered_tree` of H)
+    and contradicts every prediction: round t shows x_t = v_{i_t}, and :meth:`answer`
+    takes the learner's prediction and returns y_t = 1 - yhat_t.  The game records the
+    version space V_t = {h in H : h(x_s) = y_s, s < t} and its Ldim, and ends after d
+    rounds; then some row of H labels every round (:meth:`witness`).
+    """
+
+    def __init__(self, H, tree=None, solver: LdimSolver | None = None):
+        self.solver = solver if solver is not None else LdimSolver(H)
+        self.H = self.solver.H
+        self.tree = np.asarray(self.solver.tree() if tree is None else tree, dtype=np.int64).ravel()
+        self.depth = int(round(math.log2(len(self.tree) + 1)))
+        if 2**self.depth - 1 != len(self.tree):
+            raise ValueError(f"a complete tree has 2^d - 1 nodes; got {len(self.tree)}")
+        self.i = 1
+        self.xs: list[int] = []
+        self.yhats: list[int] = []
+        self.ys: list[int] = []
+        self.V = np.arange(self.H.shape[0])
+        self.ldims = [self.solver.ldim(self.V)]
+        self.sizes = [len(self.V)]
+
+    @property
+    def done(self) -> bool:
+        return len(self.ys) >= self.depth
+
+    @property
+    def mistakes(self) -> int:
+        return sum(int(a != b) for a, b in zip(self.yhats, self.ys))
+
+    def next_x(self) -> int | None:
+        """The instance of the current round (None once the game is over)."""
+        return None if self.done else int(self.tree[self.i - 1])
+
+    def answer(self, yhat: int) -> int:
+        """Play the current round with prediction ``yhat``; return the environment's label."""
+        if self.done:
+            raise ValueError(f"the game is over: it has d = {self.depth} rounds")
+        if yhat not in (0, 1):
+            raise ValueError(f"yhat must be 0 or 1; got {yhat!r}")
+        x = self.next_x()
+        y = 1 - int(yhat)
+        self.xs.append(x)
+        self.yhats.append(int(yhat))
+        self.ys.append(y)
+        self.i = 2 * self.i + y
+        self.V = self.V[self.H[self.V, x] == y]
+        self.ldims.append(self.solver.ldim(self.V))
+        self.sizes.append(len(self.V))
+        return y
+
+    def play(self, learner) -> "TreeGame":
+        """Let ``learner`` (predict/update) play the remaining rounds."""
+        while not self.done:
+            x = self.next_x()
+            y = self.answer(int(learner.predict(x)))
+            learner.update(x, y)
+        return self
+
+    def witness(self) -> int:
+        """A row of H that labels every round played so far as the environment did."""
+        if len(self.V) == 0:
+            raise ValueError("no hypothesis of H is consistent with the game: the tree is not shattered by H")
+        return int(self.V[0])
+
+    def status(self, point_names=None) -> str:
+        name = (lambda p: f"x = {p}") if point_names is None else (lambda p: str(point_names[p]))
+        lines = []
+        for t, (x, yh, y) in enumerate(zip(self.xs, self.yhats, self.ys), start=1):
+            lines.append(f"round {t}: {name(x)}, predicted {yh}, label {y} ({'mistake' if yh != y else 'correct'}); "
+                         f"|V_{t + 1}| = {self.sizes[t]}, Ldim(V_{t + 1}) = {self.ldims[t]}")
+        if self.done:
+            lines.append(f"game over: {self.mistakes} mistakes in {self.depth} rounds = Ldim(H); "
+                         f"row {self.witness()} of H gives every label")
+        else:
+            lines.append(f"round {len(self.ys) + 1}: the environment shows {name(self.next_x())}; "
+                         f"|V_t| = {self.sizes[-1]}, Ldim(V_t) = {self.ldims[-1]}. Predict 0 or 1.")
+        return "\n".join(lines)
+
+    def draw(self, ax, point_names=None, title: str | None = None):
+        """The tree with the path played so far (see :func:`draw_tree`)."""
+        names = None if point_names is None else (lambda p: str(point_names[p]))
+        return draw_tree(ax, self.tree, path=self.ys, names=names, title=title)
+
+
+def tree_game_widget(classes: dict, point_names: dict | None = None, figsize=(6.4, 3.2)):
+    """An ipywidgets game: the reader (or SOA, on request) predicts, the tree environment answers.
+
+    ``classes`` maps a name to a 0/1 matrix; ``point_names`` optionally maps the same names
+    to a sequence of point names.  Needs a live kernel to respond; its text form is stable.
+    """
+    import io
+
+    import ipywidgets as widgets
+    from matplotlib.figure import Figure
+
+    if not classes:
+        raise ValueError("classes must name at least one class")
+    point_names = point_names or {}
+    solvers = {name: LdimSolver(H) for name, H in classes.items()}
+
+    class GameBox(widgets.VBox):
+        def __repr__(self) -> str:
+            return f"TreeGame widget, {len(classes)} classes (needs a live kernel)"
+
+    choice = widgets.Dropdown(options=list(classes), description="class")
+    b0, b1 = widgets.Button(description="predict 0"), widgets.Button(description="predict 1")
+    bsoa = widgets.Button(description="let SOA predict")
+    brestart = widgets.Button(description="restart")
+    image = widgets.Image(format="png")  # drawn off-screen: the cell displays nothing but the widget
+    text = widgets.HTML()
+    state: dict = {}
+
+    def redraw() -> None:
+        g, name = state["game"], choice.value
+        fig = Figure(figsize=figsize)
+        ax = fig.subplots()
+        g.draw(ax, point_names.get(name), title=f"{name}: Ldim = {g.depth}, mistakes so far: {g.mistakes}")
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=80)
+        image.value = buf.getvalue()
+        text.value = "<pre>" + html.escape(g.status(point_names.get(name))) + "</pre>"
+        for b in (b0, b1, bsoa):
+            b.disabled = g.done
+
+    def restart(*_) -> None:
+        name = choice.value
+        state["game"] = TreeGame(classes[name], solver=solvers[name])
+        state["soa"] = SOA(None, solver=solvers[name])
+        redraw()
+
+    def play(yhat: int) -> None:
+        g = state["game"]
+        if g.done:
+            return
+        x = g.next_x()
+        y = g.answer(yhat)
+        state["soa"].update(x, y)
+        redraw()
+
+    b0.on_click(lambda _: play(0))
+    b1.on_click(lambda _: play(1))
+    bsoa.on_click(lambda _: play(state["soa"].predict(state["game"].next_x())))
+    brestart.on_click(restart)
+    choice.observe(restart, names="value")
+    restart()
+    return GameBox([widgets.HBox([choice, brestart]), widgets.HBox([b0, b1, bsoa]), image, text])

@@ -1,0 +1,66 @@
+"""Broken learners make the checks of section 1.3 fail.
+
+Each test executes the notebook with one broken piece of olkit patched in and asserts that a proof
+check stops it, naming the step that caught the bug.
+"""
+import pytest
+
+from notebooks import patch_code, run_broken
+
+NOTEBOOK = "ch1/1_3_efficient_halving.ipynb"
+
+OFF_BY_ONE = '''
+class OffByOneThresholdHalving(olkit.finite.ThresholdHalving):
+    """Broken: on a label 0 it keeps the threshold k = x_t (lo = max(lo, x) instead of x + 1)."""
+    def update(self, x, y):
+        if y == 0:
+            self.lo = max(self.lo, int(x))
+            self.t += 1
+        else:
+            super().update(x, y)
+'''
+
+TIE_ZERO = '''
+class TieZeroThresholdHalving(olkit.finite.ThresholdHalving):
+    """Broken: a tie predicts 0 instead of 1."""
+    def __init__(self, n, tie=1):
+        super().__init__(n, tie=0)
+'''
+
+UNLABELLED_PERCEPTRON = '''
+import olkit.linear
+class UnlabelledPerceptron(olkit.linear.Perceptron):
+    """Broken: w += x on an update, forgetting the label."""
+    def update(self, x, y):
+        x, y = self._x(x), self._y(y)
+        if y * float(self.w @ x) <= 0:
+            self.w = self.w + x
+            self.updates += 1
+        self.t += 1
+'''
+
+FLIPPED_PERCEPTRON = '''
+import olkit.linear
+class FlippedPerceptron(olkit.linear.Perceptron):
+    """Broken: w -= y x on an update."""
+    def update(self, x, y):
+        x, y = self._x(x), self._y(y)
+        if y * float(self.w @ x) <= 0:
+            self.w = self.w - y * x
+            self.updates += 1
+        self.t += 1
+'''
+
+CASES = [
+    ("finite", "ThresholdHalving", OFF_BY_ONE, "OffByOneThresholdHalving", "step 2b"),
+    ("finite", "ThresholdHalving", TIE_ZERO, "TieZeroThresholdHalving", "step 4"),
+    ("linear", "Perceptron", UNLABELLED_PERCEPTRON, "UnlabelledPerceptron", "step 5a"),
+    ("linear", "Perceptron", FLIPPED_PERCEPTRON, "FlippedPerceptron", "step 5a"),
+]
+
+
+@pytest.mark.parametrize("module, name, source, replacement, step", CASES, ids=[c[3] for c in CASES])
+def test_section_1_3_checks_catch_broken_variant(module, name, source, replacement, step):
+    ename, evalue = run_broken(NOTEBOOK, patch_code(module, name, source, replacement))
+    assert ename == "ProofStepError", f"the notebook did not fail on a proof check: {ename}: {evalue}"
+    assert step in evalue, evalue
