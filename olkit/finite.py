@@ -143,7 +143,7 @@ class Halving(_VersionSpace):
     def __init__(self, H, tie: int = 1):
         super().__init__(H)
         if isinstance(tie, (bool, np.bool_)) or not isinstance(tie, (int, np.integer)) or tie not in (0, 1):
-            raise ValueError(f"tie must be the label 0 or 1; got {tie!r}")
+            raise ValueError(f"tie must be 0 or 1 (an int); got {tie!r}")
         self.tie = tie
 
     def votes(self, x) -> tuple[int, int]:
@@ -182,7 +182,7 @@ class ThresholdHalving:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be a positive integer; got {n!r}")
         if isinstance(tie, (bool, np.bool_)) or not isinstance(tie, (int, np.integer)) or tie not in (0, 1):
-            raise ValueError(f"tie must be the label 0 or 1; got {tie!r}")
+            raise ValueError(f"tie must be 0 or 1 (an int); got {tie!r}")
         self.n, self.tie = int(n), tie
         self.lo, self.hi = 0, int(n)
         self.t = 1
