@@ -7,6 +7,6 @@ book:
 test:
 	$(PYTHON) dev.py test
 bench:
-	$(PYTHON) dev.py setup && .venv/bin/python benchmarks/run.py
+	$(PYTHON) dev.py setup && .venv/bin/python benchmarks/run.py && .venv/bin/python benchmarks/ldim.py
 clean:
 	rm -rf _build

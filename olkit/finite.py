@@ -138,6 +138,10 @@ class Halving(_VersionSpace):
     ``tie`` sets the label predicted on a tie (UML: 1).  The trace's details hold
     the votes ``ones`` = |{h in V_t : h(x_t) = 1}| and ``size`` = |V_t|.
     Mistake bound: log2 |H| (Theorem 21.3; Mohri et al. Theorem 7.1).
+
+    Rows are counted with repetition: a row that appears twice votes twice, and the
+    bound is log2 of the number of rows.  For log2 of the number of distinct
+    functions, pass ``np.unique(H, axis=0)`` (small random classes repeat rows).
     """
 
     def __init__(self, H, tie: int = 1):
