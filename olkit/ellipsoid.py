@@ -40,6 +40,8 @@ import math
 
 import numpy as np
 
+from .game import check_vector
+
 __all__ = [
     "Ellipsoid",
     "GridAdversary",
@@ -94,14 +96,7 @@ class Ellipsoid:
     # -- input checks ------------------------------------------------------
     def _x(self, x) -> np.ndarray:
         """x as a float vector of shape (d,), finite and non-zero; a ValueError naming the round otherwise."""
-        try:
-            v = np.asarray(x, dtype=float)
-        except (TypeError, ValueError):
-            raise ValueError(f"round {self.t}: x must be a numeric vector of shape ({self.d},); got {x!r}") from None
-        if v.shape != (self.d,):
-            raise ValueError(f"round {self.t}: x must have shape ({self.d},) (d = {self.d}); got shape {v.shape}")
-        if not np.isfinite(v).all():
-            raise ValueError(f"round {self.t}: x must be finite; got {v.tolist()}")
+        v = check_vector(x, self.d, self.t)
         if not v.any():
             raise ValueError(f"round {self.t}: x must be non-zero (the update divides by sqrt(x^T A x)); got {v.tolist()}")
         return v

@@ -54,6 +54,22 @@ class Learner(Protocol):
     def update(self, x: Any, y: int) -> None: ...
 
 
+def check_vector(x, d: int, t: int) -> np.ndarray:
+    """x as a finite float vector of shape (d,); a ValueError naming round t otherwise.
+
+    The input check shared by the learners on R^d (Perceptron, Ellipsoid).
+    """
+    try:
+        v = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"round {t}: x must be a numeric vector of shape ({d},); got {x!r}") from None
+    if v.shape != (d,):
+        raise ValueError(f"round {t}: x must have shape ({d},); got shape {v.shape}")
+    if not np.isfinite(v).all():
+        raise ValueError(f"round {t}: x must be finite; got {v.tolist()}")
+    return v
+
+
 def to_pm1(y) -> np.ndarray:
     """Labels {0, 1} -> {-1, +1} (y -> 2y - 1); raises on any other label."""
     y = np.asarray(y)

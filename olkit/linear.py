@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .game import check_vector
+
 __all__ = ["Perceptron"]
 
 
@@ -29,15 +31,7 @@ class _Linear:
 
     def _x(self, x) -> np.ndarray:
         """x as a float vector of shape (d,); raise a ValueError naming the round otherwise."""
-        try:
-            v = np.asarray(x, dtype=float)
-        except (TypeError, ValueError):
-            raise ValueError(f"round {self.t}: x must be a numeric vector of shape ({self.d},); got {x!r}") from None
-        if v.shape != (self.d,):
-            raise ValueError(f"round {self.t}: x must have shape ({self.d},); got shape {v.shape}")
-        if not np.isfinite(v).all():
-            raise ValueError(f"round {self.t}: x must be finite; got {v.tolist()}")
-        return v
+        return check_vector(x, self.d, self.t)
 
     def _y(self, y) -> int:
         if isinstance(y, (bool, np.bool_)) or not isinstance(y, (int, np.integer)) or y not in (-1, 1):
