@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .classes import as_class
-from .game import NotRealizableError
+from .game import NotRealizableError, check_label01, check_point
 
 __all__ = ["Consistent", "Halving", "ThresholdHalving"]
 
@@ -33,14 +33,10 @@ class _VersionSpace:
         self.details: dict = {}
 
     def _x(self, x) -> int:
-        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or not 0 <= x < self.n_points:
-            raise ValueError(f"round {self.t}: x = {x!r} is not a point of the domain {{0, ..., {self.n_points - 1}}}")
-        return int(x)
+        return check_point(x, self.n_points, self.t)
 
     def _y(self, y) -> int:
-        if isinstance(y, (bool, np.bool_)) or not isinstance(y, (int, np.integer)) or y not in (0, 1):
-            raise ValueError(f"round {self.t}: label y = {y!r} is not in {{0, 1}}")
-        return int(y)
+        return check_label01(y, self.t)
 
     def _column(self, x: int) -> np.ndarray:
         """h(x) for h in V (all equal to the seen label if x was seen)."""
@@ -193,9 +189,7 @@ class ThresholdHalving:
         self.details: dict = {}
 
     def _x(self, x) -> int:
-        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or not 0 <= x < self.n:
-            raise ValueError(f"round {self.t}: x = {x!r} is not a point of the domain {{0, ..., {self.n - 1}}}")
-        return int(x)
+        return check_point(x, self.n, self.t)
 
     def predict(self, x) -> int:
         x = self._x(x)
@@ -206,9 +200,7 @@ class ThresholdHalving:
         return 1 if ones > zeros else 0 if zeros > ones else self.tie
 
     def update(self, x, y) -> None:
-        x = self._x(x)
-        if isinstance(y, (bool, np.bool_)) or not isinstance(y, (int, np.integer)) or y not in (0, 1):
-            raise ValueError(f"round {self.t}: label y = {y!r} is not in {{0, 1}}")
+        x, y = self._x(x), check_label01(y, self.t)
         lo, hi = (self.lo, min(self.hi, x)) if y == 1 else (max(self.lo, x + 1), self.hi)
         if lo > hi:
             raise NotRealizableError(

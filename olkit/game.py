@@ -54,6 +54,24 @@ class Learner(Protocol):
     def update(self, x: Any, y: int) -> None: ...
 
 
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def check_point(x, n: int, t: int) -> int:
+    """x as a point of the finite domain {0, ..., n-1}; a ValueError naming round t otherwise."""
+    if not _is_int(x) or not 0 <= x < n:
+        raise ValueError(f"round {t}: x = {x!r} is not a point of the domain {{0, ..., {n - 1}}}")
+    return int(x)
+
+
+def check_label01(y, t: int) -> int:
+    """y as a label in {0, 1}; a ValueError naming round t otherwise."""
+    if not _is_int(y) or y not in (0, 1):
+        raise ValueError(f"round {t}: label y = {y!r} is not in {{0, 1}}")
+    return int(y)
+
+
 def check_vector(x, d: int, t: int) -> np.ndarray:
     """x as a finite float vector of shape (d,); a ValueError naming round t otherwise.
 

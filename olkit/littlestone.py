@@ -42,7 +42,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .classes import check_class
-from .game import NotRealizableError
+from .game import NotRealizableError, check_label01, check_point
 
 __all__ = [
     "LdimSolver",
@@ -458,9 +458,7 @@ class SOA:
         self.details: dict = {}
 
     def _x(self, x) -> int:
-        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or not 0 <= x < self.n_points:
-            raise ValueError(f"round {self.t}: x = {x!r} is not a point of the domain {{0, ..., {self.n_points - 1}}}")
-        return int(x)
+        return check_point(x, self.n_points, self.t)
 
     def predict(self, x) -> int:
         x = self._x(x)
@@ -470,9 +468,7 @@ class SOA:
         return 1 if l1 > l0 else 0 if l0 > l1 else self.tie
 
     def update(self, x, y) -> None:
-        x = self._x(x)
-        if isinstance(y, (bool, np.bool_)) or not isinstance(y, (int, np.integer)) or y not in (0, 1):
-            raise ValueError(f"round {self.t}: label y = {y!r} is not in {{0, 1}}")
+        x, y = self._x(x), check_label01(y, self.t)
         c = self._cols[x]
         newV = self.V & c if y == 1 else self.V & ~c
         if newV == 0:
