@@ -6,11 +6,19 @@
 
 Authors:
     python3 dev.py execute chapters/ch1/1_2_consistent_halving.ipynb ...   # re-run notebooks in place
+    python3 dev.py mutants [--modules finite,ellipsoid] [--sample 160]     # how strong are the checks (not CI)
     python3 dev.py lock     # re-pin requirements.lock from the current .venv
 
 Both commands need only Python >= 3.11: they create ``.venv`` beside this file,
 install the pinned ``requirements.lock`` and ``olkit`` (editable) into it, and
 reinstall only when the lock file changes.
+
+The editions and the browser checks (see README):
+    python3 dev.py student  # the student edition: HTML book and notebooks without solutions
+    python3 dev.py pdf      # one PDF of the whole book, printed by the system Chromium
+    python3 dev.py browser  # the browser checks on _build/html: screenshots, accessibility report
+    python3 dev.py site     # _build/site as published: the book, student/, downloads/ (after the above)
+    python3 dev.py assets   # the npm packages of tools/package.json (MathJax, axe-core) in .cache/npm
 """
 from __future__ import annotations
 
@@ -93,6 +101,7 @@ def cmd_test() -> None:
     t0 = time.time()
     setup()
     build(strict=True)
+    browser_ready()  # the browser test (tests/test_browser.py) runs if Chromium is here; else says why not
     # unit and property tests, the broken-variant tests, and nbval (strict) on every notebook;
     # run last so that pytest's summary is the closing line
     sh(PY, "-m", "pytest", "--nbval", "tests", "chapters", env=env())
@@ -109,11 +118,19 @@ def cmd_execute(paths: list[str]) -> None:
             "nb = nbformat.read(p, as_version=4)\n"
             "nbclient.NotebookClient(nb, timeout=600, kernel_name='python3',\n"
             "    resources={'metadata': {'path': sys.argv[2]}}).execute()\n"
+            "for c in nb.cells:\n"
+            "    c.metadata.pop('execution', None)  # timestamps: noise in every diff\n"
             "nbformat.write(nb, p)\n"
         )
         t0 = time.time()
         sh(PY, "-c", code, nb, nb.parent, env=env())
         say(f"executed {nb.relative_to(ROOT)} in {time.time() - t0:.1f} s")
+
+
+def cmd_mutants(rest: list[str]) -> None:
+    """Mutation testing of olkit against the notebooks; writes benchmarks/mutants.md (see benchmarks/mutants.py)."""
+    setup()
+    sh(PY, ROOT / "benchmarks" / "mutants.py", *rest, env=env())
 
 
 def cmd_lock() -> None:
@@ -125,6 +142,119 @@ def cmd_lock() -> None:
         "# Regenerate with: python3 dev.py lock\n" + "\n".join(lines) + "\n"
     )
     say(f"wrote {len(lines)} pins to {LOCK.name}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The browser test's assets, the student edition, the PDF.  Chromium is Debian's (apt-get install
+# chromium); MathJax and axe-core are npm packages pinned in tools/package.json and its lock file.
+
+NPM_SPEC = ROOT / "tools" / "package.json"
+NPM_LOCK = ROOT / "tools" / "package-lock.json"
+NPM_DIR = ROOT / ".cache" / "npm"
+CHROMIUM = Path(os.environ.get("OLKIT_CHROMIUM", "/usr/bin/chromium"))
+BROWSER_HINT = "apt-get install chromium npm, then python3 dev.py test (it installs the npm packages)"
+
+
+def assets() -> bool:
+    """Install the npm packages of tools/package.json into .cache/npm (npm ci, exact versions from the
+    lock file) unless already done for this lock; False if npm is missing."""
+    stamp = NPM_DIR / ".olkit-lock-sha256"
+    want = hashlib.sha256(NPM_SPEC.read_bytes() + NPM_LOCK.read_bytes()).hexdigest()
+    if stamp.exists() and stamp.read_text() == want and (NPM_DIR / "node_modules").is_dir():
+        return True
+    npm = shutil.which("npm")
+    if npm is None:
+        say("npm not found: cannot install MathJax and axe-core for the browser test (apt-get install npm)")
+        return False
+    NPM_DIR.mkdir(parents=True, exist_ok=True)
+    for f in (NPM_SPEC, NPM_LOCK):
+        shutil.copyfile(f, NPM_DIR / f.name)
+    sh(npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error", cwd=NPM_DIR)
+    stamp.write_text(want)
+    return True
+
+
+def browser_ready() -> bool:
+    """True if the browser test and the PDF can run (installing the npm assets if needed); else say why."""
+    missing = []
+    if not CHROMIUM.exists():
+        missing.append(f"no Chromium at {CHROMIUM}")
+    if not assets():
+        missing.append("no npm for MathJax and axe-core")
+    if missing:
+        say("browser test SKIPPED (" + "; ".join(missing) + "). To run it: " + BROWSER_HINT)
+        return False
+    return True
+
+
+def cmd_student() -> None:
+    """The student edition: _build/student/html and _build/student/notebooks, without solutions."""
+    t0 = time.time()
+    setup()
+    sh(PY, "-m", "tools.student", ROOT / "_build" / "student", env=env())
+    say(f"student edition built in {time.time() - t0:.0f} s")
+
+
+def cmd_pdf() -> None:
+    """_build/pdf/book.pdf: the book built to HTML (in _build/pdf/html), printed page by page by the
+    system Chromium with MathJax served locally, merged with one bookmark per page."""
+    t0 = time.time()
+    setup()
+    if not browser_ready():
+        sys.exit("the PDF is printed by Chromium: " + BROWSER_HINT)
+    src = ROOT / "_build" / "pdf"
+    if src.exists():
+        shutil.rmtree(src)
+    sh(BIN / "jupyter-book", "build", ROOT, "--path-output", src, "--keep-going", env=env())
+    html = src / "html"
+    shutil.move(src / "_build" / "html", html)
+    shutil.rmtree(src / "_build")
+    sh(PY, "-m", "tools.pdf", html, src / "book.pdf", env=env())
+    say(f"PDF written in {time.time() - t0:.0f} s: {src / 'book.pdf'}")
+
+
+def cmd_site() -> None:
+    """_build/site, as published on GitHub Pages: the HTML book, student/ (the student edition) and
+    downloads/ (the PDF and the student notebooks as a zip, listed on downloads/index.html)."""
+    html, pdf, student = ROOT / "_build" / "html", ROOT / "_build" / "pdf" / "book.pdf", ROOT / "_build" / "student"
+    needed = {html / "intro.html": "book or test", pdf: "pdf", student / "html" / "intro.html": "student",
+              student / "notebooks": "student"}
+    missing = [f"{path.relative_to(ROOT)} (python3 dev.py {cmd})" for path, cmd in needed.items() if not path.exists()]
+    if missing:
+        sys.exit("the site needs: " + ", ".join(missing))
+    site = ROOT / "_build" / "site"
+    if site.exists():
+        shutil.rmtree(site)
+    shutil.copytree(html, site)
+    shutil.copytree(student / "html", site / "student")
+    downloads = site / "downloads"
+    downloads.mkdir()
+    shutil.copyfile(pdf, downloads / "online-learning-numerically.pdf")
+    shutil.make_archive(str(downloads / "student-notebooks"), "zip", student / "notebooks")
+    (downloads / "index.html").write_text(
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        "<title>Downloads: Online Learning, Numerically</title></head>\n"
+        '<body style="font-family: sans-serif; max-width: 40em; margin: 2em auto; line-height: 1.5">\n'
+        "<main><h1>Online Learning, Numerically: downloads</h1><ul>\n"
+        '<li><a href="online-learning-numerically.pdf">The whole book as one PDF</a> (with solutions)</li>\n'
+        '<li><a href="student-notebooks.zip">The student notebooks</a>: every chapter notebook without its '
+        "solutions, an empty cell after each exercise</li>\n"
+        '<li><a href="../student/intro.html">The student edition</a> of the book (no solutions)</li>\n'
+        '<li><a href="../intro.html">Back to the book</a></li>\n'
+        "</ul></main></body></html>\n"
+    )
+    say(f"site assembled in {site}")
+
+
+def cmd_browser() -> None:
+    """The browser checks on _build/html (built if missing): screenshots, accessibility report."""
+    setup()
+    if not (ROOT / "_build" / "html" / "intro.html").exists():
+        build(strict=False)
+    if not browser_ready():
+        sys.exit(1)
+    sh(PY, "-m", "tools.browser", ROOT / "_build" / "html", env=env())
 
 
 def main(argv: list[str]) -> None:
@@ -140,8 +270,22 @@ def main(argv: list[str]) -> None:
         cmd_execute(rest)
     elif cmd == "lock":
         cmd_lock()
+    elif cmd == "mutants":
+        cmd_mutants(rest)
     elif cmd == "setup":
         setup()
+    elif cmd == "student":
+        cmd_student()
+    elif cmd == "pdf":
+        cmd_pdf()
+    elif cmd == "browser":
+        cmd_browser()
+    elif cmd == "site":
+        cmd_site()
+    elif cmd == "assets":
+        setup()
+        if not assets():
+            sys.exit(1)
     else:
         sys.exit(f"unknown command {cmd!r}; see python3 dev.py --help")
 

@@ -5,10 +5,19 @@ kept stable once published.
 """
 __version__ = "0.1.0"
 
-from . import cover, ellipsoid, linear, plots
-from .adversaries import BisectionAdversary, GreedyAdversary, TreeAdversary
+from . import claimtex, cover, ellipsoid, fp, linear, plots, streams, winnow, work
+from . import claimtex, cover, ellipsoid, fp, linear, oco, plots, work
+from .adversaries import BisectionAdversary, GreedyAdversary, GridAdversary, TreeAdversary, grid_worst_case
+from .adversaries import WinnowAdversary, winnow_worst_case
 from .baselines import Constant, MidpointThreshold, RandomGuess
 from .bounds import consistent_bound, halfspace_halving_bound, halving_bound
+from .bounds import (
+    hinge_losses,
+    nonseparable_bounds,
+    normalized_winnow_bound,
+    perceptron_bound,
+    winnow_disjunction_bound,
+)
 from .classes import (
     ImplicitThresholds,
     all_functions,
@@ -22,17 +31,89 @@ from .classes import (
 )
 from .ellipsoid import Ellipsoid, ellipsoid_bound, ellipsoid_bound_lecture, volume_ratio
 from .cover import covering_radius, linear_class, margin_sequence, sphere_cover
-from .linear import Perceptron
+from .linear import (
+    AveragedPerceptron,
+    GaussianKernel,
+    KernelPerceptron,
+    LinearKernel,
+    Perceptron,
+    PolynomialKernel,
+    VotedPerceptron,
+)
 from .finite import Consistent, Halving, ThresholdHalving
-from .littlestone import SOA, LdimSolver, is_shattered, is_shattered_set, ldim, ldim_at_least, shattered_tree, vcdim
+from .littlestone import (
+    SOA,
+    LdimByDefinition,
+    LdimSolver,
+    is_shattered,
+    is_shattered_set,
+    ldim,
+    ldim_at_least,
+    ldim_brute,
+    shattered_tree,
+    vcdim,
+)
 from .game import NotRealizableError, Trace, play, run, to_01, to_pm1, worst_case_mistakes
+from .game import UpdateTrace, run_stream
+from .streams import (
+    disjunction_stream,
+    elimination_sequence,
+    expert_stream,
+    hadamard_stream,
+    noisy_stream,
+    orthonormal_stream,
+    separable_stream,
+    tie_threshold_stream,
+)
+from .winnow import (
+    DisjunctionHalving,
+    EliminationLearner,
+    NormalizedWinnow,
+    Winnow,
+    relative_entropy,
+)
 from .proof import Proof, ProofStepError, counterexample
+from . import experts
+from .experts import (
+    AdviceSequence,
+    AnytimeHedge,
+    CoverAdversary,
+    Doubling,
+    ExpertTrace,
+    FollowTheLeader,
+    Hedge,
+    LossSequence,
+    MinimaxLearner,
+    RandomizedWeightedMajority,
+    TwoExpertMinimax,
+    WeightedMajority,
+    hedge,
+    noisy_experts,
+    play_experts,
+    run_experts,
+    soa_experts,
+    two_expert_losses,
+)
+# olkit.Doubling is Chapter 3's doubling trick for experts; Chapter 5's, for OGD, is olkit.oco.Doubling
+from .oco import (
+    EG,
+    OGD,
+    Ball,
+    Box,
+    OCOTrace,
+    Simplex,
+    best_fixed,
+    fw_gap,
+    regret,
+)
 
 __all__ = [
     "BisectionAdversary",
     "Consistent",
     "Constant",
     "GreedyAdversary",
+    "GridAdversary",
+    "LdimByDefinition",
     "LdimSolver",
     "SOA",
     "TreeAdversary",
@@ -40,6 +121,8 @@ __all__ = [
     "is_shattered_set",
     "ldim",
     "ldim_at_least",
+    "ldim_brute",
+    "grid_worst_case",
     "shattered_tree",
     "vcdim",
     "Ellipsoid",
@@ -77,4 +160,63 @@ __all__ = [
     "to_pm1",
     "volume_ratio",
     "worst_case_mistakes",
+    # Chapter 3: prediction with expert advice (olkit.experts)
+    "AdviceSequence",
+    "AnytimeHedge",
+    "CoverAdversary",
+    "Doubling",
+    "ExpertTrace",
+    "FollowTheLeader",
+    "Hedge",
+    "LossSequence",
+    "MinimaxLearner",
+    "RandomizedWeightedMajority",
+    "TwoExpertMinimax",
+    "WeightedMajority",
+    "experts",
+    "hedge",
+    "noisy_experts",
+    "play_experts",
+    "run_experts",
+    "soa_experts",
+    "two_expert_losses",
+    # Chapter 4: Perceptron and Winnow
+    "AveragedPerceptron",
+    "DisjunctionHalving",
+    "EliminationLearner",
+    "GaussianKernel",
+    "KernelPerceptron",
+    "LinearKernel",
+    "NormalizedWinnow",
+    "PolynomialKernel",
+    "UpdateTrace",
+    "VotedPerceptron",
+    "Winnow",
+    "WinnowAdversary",
+    "disjunction_stream",
+    "elimination_sequence",
+    "expert_stream",
+    "hadamard_stream",
+    "noisy_stream",
+    "orthonormal_stream",
+    "relative_entropy",
+    "run_stream",
+    "separable_stream",
+    "tie_threshold_stream",
+    "winnow_worst_case",
+    "hinge_losses",
+    "nonseparable_bounds",
+    "normalized_winnow_bound",
+    "perceptron_bound",
+    "winnow_disjunction_bound",
+    # Chapter 5: online convex optimization (olkit.oco)
+    "Ball",
+    "Box",
+    "EG",
+    "OCOTrace",
+    "OGD",
+    "Simplex",
+    "best_fixed",
+    "fw_gap",
+    "regret",
 ]

@@ -16,6 +16,8 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
+from . import fp
+
 __all__ = [
     "ClassLike",
     "ImplicitThresholds",
@@ -166,18 +168,27 @@ def random_class(n_hypotheses: int, n_points: int, rng: np.random.Generator, p: 
     return np.asfortranarray((rng.random((n_hypotheses, n_points)) < p).astype(np.uint8))
 
 
-def halfspace_grid(n: int, d: int) -> np.ndarray:
-    """The grid G^d with G = {-1, -1 + 1/n, ..., 1}: an array of shape ((2n+1)^d, d).
+def halfspace_grid(n: int, d: int, max_points: int = 2**24) -> np.ndarray:
+    """The grid G^d with G = {-1, -1 + 1/n, ..., 1}: shape ((2n+1)^d, d), at most max_points rows.
 
     Rows are in lexicographic order of their coordinates (Shalev-Shwartz's lecture,
     "Using Halving to learn halfspaces on a grid").
     """
     n = _positive_int(n, "n")
     d = _positive_int(d, "d")
-    if (2 * n + 1) ** d > 2**24:
-        raise ValueError(f"halfspace_grid: (2n+1)^d = {(2 * n + 1) ** d} points is too many (limit 2^24)")
+    if (2 * n + 1) ** d > max_points:
+        raise ValueError(f"halfspace_grid: (2n+1)^d = {(2 * n + 1) ** d} points is too many (limit {max_points})")
     G = np.arange(-n, n + 1) / n
     return np.array(list(itertools.product(G, repeat=d)), dtype=float).reshape(-1, d)
+
+
+def grid_int(v, n: int, name: str) -> np.ndarray:
+    """The integer vector k with v = k / n, for a vector v on the grid G^d; a ValueError otherwise."""
+    v = np.asarray(v, dtype=float)
+    k = np.rint(v * n)
+    if v.ndim != 1 or v.size == 0 or np.abs(v * n - k).max() > 1e-9 or np.abs(k).max() > n:
+        raise ValueError(f"{name} must be a vector on the grid G^d = {{-1, -1 + 1/{n}, ..., 1}}^d; got {v.tolist()}")
+    return k.astype(np.int64)
 
 
 def halfspaces_on_grid(n: int, d: int, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -186,7 +197,9 @@ def halfspaces_on_grid(n: int, d: int, points: np.ndarray) -> tuple[np.ndarray, 
     Returns ``(H, W)``: ``W`` is :func:`halfspace_grid` (one weight vector per row)
     and ``H[i, j] = 1[<W[i], points[j]> > 0]``.  |H| = (2n+1)^d rows, counted with
     repetition: two weight vectors that label ``points`` alike are two rows, which is
-    the counting of the lecture's Halving bound d log2(2n+1).
+    the counting of the lecture's Halving bound d log2(2n+1).  Points on the grid
+    (1/n) Z^d are labelled in exact integer arithmetic; other points with the tie
+    tolerance of :mod:`olkit.fp` (a score within 1e-9 ||w|| ||x|| of zero labels 0).
     """
     P = np.asarray(points, dtype=float)
     if P.ndim != 2 or P.shape[1] != d:
@@ -195,10 +208,15 @@ def halfspaces_on_grid(n: int, d: int, points: np.ndarray) -> tuple[np.ndarray, 
         raise ValueError("points is empty: the class needs at least one point")
     W = halfspace_grid(n, d)
     _dense((W.shape[0], P.shape[0]), "halfspaces_on_grid")
-    # inner products of grid points are multiples of 1/n^2 when points lie on G^d;
-    # round at half that resolution so that floating error never flips a sign
-    ip = W @ P.T
-    return np.asfortranarray((ip > 1e-12).astype(np.uint8)), W
+    KP = np.rint(P * n)
+    if np.abs(P * n - KP).max() <= 1e-9:
+        # points on the grid (1/n) Z^d: decide <w, x> > 0 exactly, in integers (<w, x> = <kw, kp> / n^2)
+        KW = np.rint(W * n).astype(np.int64)
+        return np.asfortranarray((KW @ KP.astype(np.int64).T > 0).astype(np.uint8)), W
+    # other points: the tie tolerance of olkit.fp (a score within 1e-9 ||w|| ||x|| of 0 counts as 0)
+    scale = np.linalg.norm(W, axis=1)[:, None] * np.linalg.norm(P, axis=1)[None, :]
+    side = fp.sign(W @ P.T, scale)
+    return np.asfortranarray((side > 0).astype(np.uint8)), W
 
 
 def programs(b: int, n_points: int) -> tuple[np.ndarray, list[str]]:

@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from . import fp
 from .classes import MAX_ENTRIES
 
 __all__ = ["covering_radius", "linear_class", "margin_sequence", "nearest", "random_unit_vectors", "sphere_cover"]
@@ -119,12 +120,16 @@ def covering_radius(W, rng: np.random.Generator, n_samples: int = 20_000, chunk:
 
 
 def nearest(W, u) -> int:
-    """Index of the row of the unit vectors ``W`` nearest to the unit vector ``u`` (largest <w, u>)."""
+    """Index of the row of the unit vectors ``W`` nearest to the unit vector ``u`` (largest <w, u>).
+
+    Rows whose <w, u> is within 1e-9 ||u|| of the largest tie; the first of them is returned.
+    """
     A = _unit_rows(W)
     v = np.asarray(u, dtype=float)
     if v.shape != (A.shape[1],):
         raise ValueError(f"u must have shape ({A.shape[1]},); got {v.shape}")
-    return int(np.argmax(A @ v))
+    ip = A @ v
+    return fp.first_min(-ip, rtol=0.0, atol=fp.TIE_RTOL * float(np.linalg.norm(v)))  # ties: the first row
 
 
 def margin_sequence(
@@ -182,6 +187,7 @@ def margin_sequence(
 def linear_class(W, X) -> np.ndarray:
     """The 0/1 matrix of the class {x -> 1[<w, x> > 0] : w in W} on the points ``X``:
     ``H[i, t] = 1[<W[i], X[t]> > 0]``, one row per weight vector, one column per point.
+    A score within 1e-9 ||w|| ||x|| of zero is a tie (:func:`olkit.fp.sign`) and labels 0.
 
     With the points of a sequence as the domain {0, ..., T-1}, a learner for
     finite classes plays the sequence as (t, to_01(y_t)).
@@ -194,4 +200,5 @@ def linear_class(W, X) -> np.ndarray:
         raise ValueError(f"X must have shape (m, d) = (m, {A.shape[1]}) with m >= 1; got {P.shape}")
     if A.shape[0] * P.shape[0] > MAX_ENTRIES:
         raise ValueError(f"linear_class: {A.shape[0]} x {P.shape[0]} entries exceed {MAX_ENTRIES}")
-    return np.asfortranarray((A @ P.T > 0).astype(np.uint8))
+    scale = np.linalg.norm(A, axis=1)[:, None] * np.linalg.norm(P, axis=1)[None, :]
+    return np.asfortranarray((fp.sign(A @ P.T, scale) > 0).astype(np.uint8))

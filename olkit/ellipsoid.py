@@ -23,15 +23,23 @@ Updates are exactly the lecture's mistakes; the game's mistakes (yhat != y) are
 a subset of them.  The proofs of the lecture bound the number U of updates, and
 M <= U.  (w_1 = 0, so round 1 is always a tie and always an update.)
 
+On grid data <w_t, x_t> is often exactly 0 in exact arithmetic with w_t != 0 (the
+centre sits on a symmetry axis of the grid), and its floating-point value is
+then +-1e-17 with a sign that depends on the machine.  So a score counts as 0
+when |<w_t, x_t>| <= 1e-9 ||w_t|| ||x_t|| (:func:`olkit.fp.sign`, the book's
+tie tolerance): the game is then the same on every machine, and it is the game
+of exact arithmetic unless a genuine score is below a billionth of its scale.
+
 What the proofs need is recorded: ``state()`` holds w_t, A_t, log det A_t (by
 ``numpy.linalg.slogdet``) and the number of updates so far; ``predict`` fills
-``details`` with <w_t, x_t> and x_t^T A_t x_t, from which the update rounds are
-``trace.y * trace.details["wx"] <= 0``.
+``details`` with <w_t, x_t>, whether it counted as a tie, and x_t^T A_t x_t.
 
 The module also has the two mistake bounds (the lecture's and the corrected
 one proved in the book), the volume factor of one update, an exact test of
-whether a ball lies in an ellipsoid, realizable grid sequences, a greedy
-white-box environment, and the 2-D drawing used by the figures.
+whether a ball lies in an ellipsoid, John's weights (to check that the update is
+the smallest ellipsoid around the half-ellipsoid), and realizable grid sequences.  The greedy grid environments live with the other
+environments (:mod:`olkit.adversaries`), the 2-D drawings with the other figures
+(:mod:`olkit.plots`); both are importable from here as before.
 """
 from __future__ import annotations
 
@@ -40,7 +48,9 @@ import math
 
 import numpy as np
 
-from .game import check_vector
+from . import fp
+from .classes import grid_int
+from .game import check_vector, int_at_least
 
 __all__ = [
     "Ellipsoid",
@@ -54,6 +64,7 @@ __all__ = [
     "ellipsoid_form",
     "grid_worst_case",
     "inner_ball",
+    "john_weights",
     "max_form_on_ball",
     "realizable_grid_sequence",
     "volume_ratio",
@@ -61,10 +72,7 @@ __all__ = [
 ]
 
 
-def _int_at_least(v, name: str, low: int, why: str = "") -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
-        raise ValueError(f"{name} must be an integer >= {low}{why}; got {v!r}")
-    return int(v)
+_int_at_least = int_at_least
 
 
 # ---------------------------------------------------------------------------
@@ -107,17 +115,27 @@ class Ellipsoid:
         return int(y)
 
     # -- the game ----------------------------------------------------------
+    def sides(self, X) -> np.ndarray:
+        """sign(<w_t, x>) in {-1, 0, +1} for each row x of ``X`` (0: a tie within the tolerance).
+
+        The rule of :meth:`predict` applied to many points at once (environments use it).
+        """
+        X = np.asarray(X, dtype=float)
+        return fp.sign(fp.matvec(X, self.w), fp.tie_scale(self.w, X))
+
     def predict(self, x) -> int:
-        """+1 if <w_t, x> > 0, else -1; records <w_t, x> and x^T A_t x in ``details``."""
+        """+1 if <w_t, x> > 0 (beyond the tie tolerance), else -1; records <w_t, x>, the tie flag
+        and x^T A_t x in ``details``."""
         x = self._x(x)
-        wx = float(self.w @ x)
-        self.details = {"wx": wx, "xAx": float(x @ self.A @ x)}
-        return 1 if wx > 0 else -1
+        wx = fp.dot(self.w, x)
+        side = fp.sign(wx, fp.tie_scale(self.w, x))
+        self.details = {"wx": wx, "tie": side == 0, "xAx": fp.quad(x, self.A)}
+        return 1 if side > 0 else -1
 
     def update(self, x, y) -> None:
         """Cut with (x, y) if y <w_t, x> <= 0 (a mistake or a tie); otherwise keep the ellipsoid."""
         x, y = self._x(x), self._y(y)
-        if y * float(self.w @ x) <= 0:
+        if y * fp.sign(fp.dot(self.w, x), fp.tie_scale(self.w, x)) <= 0:
             self.cut(x, y)
             self.updates += 1
         self.t += 1
@@ -125,8 +143,8 @@ class Ellipsoid:
     def cut(self, x: np.ndarray, y: int) -> None:
         """The lecture's update of (w, A) with the cut (x, y), applied unconditionally."""
         d = self.d
-        Ax = self.A @ x
-        xAx = float(x @ Ax)
+        Ax = fp.matvec(self.A, x)
+        xAx = fp.dot(x, Ax)
         if not xAx > 0:
             raise FloatingPointError(f"round {self.t}: x^T A x = {xAx!r} is not positive; A lost definiteness")
         self.w = self.w + (y / (d + 1)) * Ax / math.sqrt(xAx)
@@ -289,6 +307,28 @@ def max_form_on_ball(c, r: float, w, A, return_bounds: bool = False):
     return (lower, max(upper, lower)) if return_bounds else lower
 
 
+def john_weights(U) -> tuple[np.ndarray, float]:
+    """Weights lam for John's condition on the unit vectors U (one per row): sum lam_i u_i u_i^T = I, sum lam_i u_i = 0.
+
+    By John's theorem (John 1948), an ellipsoid E containing a convex body K is the minimum-volume
+    ellipsoid containing K iff, in the affine frame where E is the unit ball, some points u_i of K on
+    the unit sphere carry weights lam_i > 0 with these two sums.  Solved by least squares; returns
+    ``(lam, residual)``, the residual being the largest entry of the two sums' errors.  The book
+    checks lam > 0 and residual 0 (to rounding) for the Ellipsoid learner's update.
+    """
+    U = np.asarray(U, dtype=float)
+    if U.ndim != 2 or U.shape[0] == 0:
+        raise ValueError(f"U must be a non-empty 2-D array of unit vectors, one per row; got shape {U.shape}")
+    m, d = U.shape
+    iu = np.triu_indices(d)
+    outer = np.einsum("mi,mj->mij", U, U)[:, iu[0], iu[1]]  # (m, d(d+1)/2)
+    lhs = np.hstack([outer, U]).T  # equations: the upper triangle of sum lam u u^T, then sum lam u
+    rhs = np.concatenate([np.eye(d)[iu], np.zeros(d)])
+    lam = np.linalg.lstsq(lhs, rhs, rcond=None)[0]
+    residual = float(np.abs(lhs @ lam - rhs).max())
+    return lam, residual
+
+
 def ball_in_ellipsoid(c, r: float, w, A, tol: float = 1e-12) -> bool:
     """True iff the ball B(c, r) lies in E(A^{1/2}, w) (up to ``tol``), by :func:`max_form_on_ball`."""
     return max_form_on_ball(c, r, w, A) <= 1 + tol
@@ -316,13 +356,7 @@ def inner_ball(w_star, n: int) -> tuple[np.ndarray, float]:
 # ---------------------------------------------------------------------------
 # Instances
 # ---------------------------------------------------------------------------
-def _grid_int(v, n: int, name: str) -> np.ndarray:
-    """The integer vector k with v = k / n, for v on the grid G^d; raise otherwise."""
-    v = np.asarray(v, dtype=float)
-    k = np.rint(v * n)
-    if v.ndim != 1 or np.abs(v * n - k).max() > 1e-9 or np.abs(k).max() > n:
-        raise ValueError(f"{name} must be a vector on the grid G^d = {{-1, -1 + 1/{n}, ..., 1}}^d; got {v.tolist()}")
-    return k.astype(np.int64)
+_grid_int = grid_int
 
 
 def realizable_grid_sequence(n: int, d: int, T: int, rng: np.random.Generator, w_star=None):
@@ -348,223 +382,22 @@ def realizable_grid_sequence(n: int, d: int, T: int, rng: np.random.Generator, w
         if kw.shape != (d,) or not kw.any():
             raise ValueError(f"w_star must be a non-zero point of G^{d}; got {np.asarray(w_star).tolist()}")
     rows: list[np.ndarray] = []
-    have = 0
+    have = empty = 0
     while have < T:
         K = rng.integers(-n, n + 1, size=(2 * (T - have) + 4, d))
         K = K[K @ kw != 0]
         rows.append(K)
         have += len(K)
+        # at most a third of G^d lies on the hyperplane <kw, x> = 0, so a batch of 2m + 4 >= 6
+        # candidates is empty with probability <= 3^-6; 50 empty batches in a row cannot happen
+        empty = 0 if len(K) else empty + 1
+        if empty >= 50:
+            raise RuntimeError("realizable_grid_sequence: 50 empty batches in a row (a bug, not bad luck)")
     K = np.concatenate(rows)[:T] if rows else np.zeros((0, d), dtype=np.int64)
     return K / n, np.sign(K @ kw).astype(np.int64), kw / n
 
 
-class GridAdversary:
-    """A greedy white-box environment against the Ellipsoid learner on the grid G^d.
-
-    It keeps the version space V of grid weights (non-zero points of G^d) with
-    y_s <w, x_s> > 0 for every round so far; with ``w_star`` given, V starts as
-    {w_star} (a fixed target), otherwise as all of G^d minus 0.  Each round it
-    reads the learner's centre w_t, and among the non-zero grid points x whose
-    contradicted label y = -yhat(x) keeps V non-empty, it shows one chosen by
-    ``rule``:
-
-    * ``"largest"``: the one that keeps the most of V (ties: first in grid order);
-    * ``"smallest"``: the one that keeps the fewest (but at least one) of V;
-    * ``"shallow"``: the one whose cut passes closest to the centre, i.e. the
-      smallest |<w_t, x>| / sqrt(x^T A_t x);
-    * ``"random"``: a uniform draw from ``rng``.
-
-    The predictions yhat(x) are those of the learner: +1 iff <w_t, x> > 0, and
-    on near-ties (|<w_t, x>| <= 1e-9) ``learner.predict`` itself decides, so
-    rounding cannot make the environment and the learner disagree.  Every
-    round is a mistake, and the labels are realizable: :meth:`witness` is a
-    w* in V, with margin y_t <w*, x_t> >= 1/n^2 on every round.  The game ends
-    (``next_x`` returns None) when no mistake can be forced.  Used with
-    :func:`olkit.game.play`; the sup over sequences in a mistake bound allows
-    such an environment, since the learner is deterministic.
-    """
-
-    def __init__(self, n: int, d: int, rule: str = "largest", w_star=None, rng: np.random.Generator | None = None):
-        self.n = _int_at_least(n, "n", 1)
-        self.d = _int_at_least(d, "d", 2)
-        if rule not in ("largest", "smallest", "shallow", "random"):
-            raise ValueError(f"rule must be 'largest', 'smallest', 'shallow' or 'random'; got {rule!r}")
-        if rule == "random" and not isinstance(rng, np.random.Generator):
-            raise ValueError("rule='random' needs rng, a seeded np.random.default_rng(seed)")
-        if (2 * self.n + 1) ** self.d > 5000:
-            raise ValueError(f"GridAdversary: (2n+1)^d = {(2 * self.n + 1) ** self.d} grid points is too many (limit 5000)")
-        self.rule, self.rng = rule, rng
-        G = np.array(np.meshgrid(*[np.arange(-self.n, self.n + 1)] * self.d, indexing="ij")).reshape(self.d, -1).T
-        self.K = G[G.any(axis=1)]  # non-zero integer grid points (k = n * point), lexicographic order
-        self.X = self.K / self.n
-        self.S = np.sign(self.K @ self.K.T).astype(np.int8)  # S[i, j] = sign <w_i, x_j>
-        if w_star is None:
-            self.V = np.ones(len(self.K), dtype=bool)
-        else:
-            k = _grid_int(w_star, self.n, "w_star")
-            if k.shape != (self.d,) or not k.any():
-                raise ValueError(f"w_star must be a non-zero point of G^{self.d}; got {np.asarray(w_star).tolist()}")
-            self.V = (self.K == k).all(axis=1)
-        self._pending: int | None = None
-
-    def _predictions(self, learner) -> np.ndarray:
-        wx = self.X @ np.asarray(learner.w, dtype=float)
-        yhat = np.where(wx > 0, 1, -1)
-        for i in np.flatnonzero(np.abs(wx) <= 1e-9):
-            yhat[i] = int(learner.predict(self.X[i]))
-        return yhat
-
-    def next_x(self, learner) -> np.ndarray | None:
-        y = -self._predictions(learner)
-        keep = (self.S[self.V] == y[None, :]).sum(axis=0)
-        ok = np.flatnonzero(keep > 0)
-        if len(ok) == 0:
-            self._pending = None
-            return None
-        if self.rule == "largest":
-            j = int(ok[np.argmax(keep[ok])])
-        elif self.rule == "smallest":
-            j = int(ok[np.argmin(keep[ok])])
-        elif self.rule == "shallow":
-            Xo = self.X[ok]
-            A = np.asarray(learner.A, dtype=float)
-            depth = np.abs(Xo @ np.asarray(learner.w, dtype=float)) / np.sqrt(np.einsum("ij,jk,ik->i", Xo, A, Xo))
-            j = int(ok[np.argmin(depth)])
-        else:
-            j = int(self.rng.choice(ok))
-        self._pending = j
-        return self.X[j].copy()
-
-    def label(self, x, yhat: int) -> int:
-        if self._pending is None:
-            raise ValueError("GridAdversary.label called without a pending point")
-        j = self._pending
-        y = -int(yhat)
-        V = self.V & (self.S[:, j] == y)
-        if not V.any():
-            raise ValueError(f"GridAdversary: the label {y} empties the version space (the learner's prediction "
-                             "differs from the one the environment computed)")
-        self.V = V
-        self._pending = None
-        return y
-
-    def witness(self) -> np.ndarray:
-        """A grid weight w* (first in grid order) consistent with every label given so far."""
-        return self.K[np.argmax(self.V)] / self.n
-
-    def version_space(self) -> np.ndarray:
-        """All grid weights consistent with the labels so far, one per row."""
-        return self.K[self.V] / self.n
-
-
-def grid_worst_case(n: int, d: int, max_nodes: int = 200_000) -> int:
-    """The exact worst-case number of mistakes of :class:`Ellipsoid` on the grid (UML Definition 21.1).
-
-    The sup over grid targets w* (non-zero points of G^d) and over sequences of
-    grid points x with y <w*, x> > 0, found by a complete game-tree search: from
-    a state (w_t, A_t, V) the environment may show any non-zero grid point x with
-    a label y that keeps the version space V of grid weights non-empty.  Only
-    rounds that update the learner change the state: the mistakes, and the ties
-    <w_t, x> = 0 labelled -1 (which the learner predicts right and still
-    updates on).  Every update shrinks the volume by a fixed factor, so the
-    tree is finite.  Predictions are the learner's own (``predict`` is called),
-    so rounding is treated exactly as in a run.  Raises ``ValueError`` when the
-    tree has more than ``max_nodes`` nodes.
-    """
-    n = _int_at_least(n, "n", 1)
-    d = _int_at_least(d, "d", 2)
-    env = GridAdversary(n, d)
-    S, X = env.S, env.X
-    nodes = 0
-
-    def value(learner, V: np.ndarray) -> int:
-        nonlocal nodes
-        nodes += 1
-        if nodes > max_nodes:
-            raise ValueError(f"grid_worst_case(n={n}, d={d}): the game tree has more than max_nodes = {max_nodes} nodes")
-        best = 0
-        for j, x in enumerate(X):
-            yhat = learner.predict(x)
-            labels = (-yhat, -1) if yhat == -1 and learner.details["wx"] == 0 else (-yhat,)
-            for y in labels:
-                Vy = V & (S[:, j] == y)
-                if not Vy.any():
-                    continue
-                nxt = copy.copy(learner)
-                nxt.w, nxt.A, nxt.details = learner.w.copy(), learner.A.copy(), {}
-                nxt.update(x, int(y))
-                best = max(best, int(y != yhat) + value(nxt, Vy))
-        return best
-
-    return value(Ellipsoid(d), np.ones(len(env.K), dtype=bool))
-
-
-# ---------------------------------------------------------------------------
-# Figures
-# ---------------------------------------------------------------------------
-def draw_ellipse(ax, w, A, n_points: int = 200, **kw):
-    """Draw the boundary of the 2-D ellipsoid E(A^{1/2}, w) on ``ax``; returns the line."""
-    w, A = _check_ellipsoid(w, A)
-    if w.shape != (2,):
-        raise ValueError(f"draw_ellipse draws 2-D ellipsoids; got dimension {w.shape[0]}")
-    a, V = np.linalg.eigh(A)
-    theta = np.linspace(0, 2 * np.pi, n_points)
-    circle = np.stack([np.cos(theta), np.sin(theta)])
-    pts = w[:, None] + V @ (np.sqrt(np.maximum(a, 0))[:, None] * (V.T @ circle))
-    (line,) = ax.plot(pts[0], pts[1], **kw)
-    return line
-
-
-def draw_step(ax, w, A, x=None, y=None, w_star=None, ball=None, lim: float = 1.25, title: str | None = None):
-    """One picture of a round of the 2-D Ellipsoid learner.
-
-    Draws E_t (boundary and centre w_t); if ``x`` and ``y`` are given, the line
-    {w : <w, x> = 0} and the shaded half-plane {w : y <w, x> >= 0} in which w*
-    lies; ``w_star`` as a star and ``ball = (c, r)`` as a dashed circle.
-    """
-    w = np.asarray(w, dtype=float)
-    if x is not None:
-        x = np.asarray(x, dtype=float)
-        u = x / np.linalg.norm(x)
-        p = np.array([-u[1], u[0]])
-        big = 4 * lim
-        line = np.array([-big * p, big * p])
-        ax.plot(line[:, 0], line[:, 1], color="0.4", lw=1)
-        if y is not None:
-            side = y * u * big
-            poly = np.array([-big * p, big * p, big * p + side, -big * p + side])
-            ax.fill(poly[:, 0], poly[:, 1], color="tab:green", alpha=0.08, lw=0)
-    unit = np.linspace(0, 2 * np.pi, 200)
-    ax.plot(np.cos(unit), np.sin(unit), color="0.8", lw=0.8)
-    draw_ellipse(ax, w, A, color="tab:blue", lw=1.5)
-    ax.plot(*w, "o", color="tab:blue", ms=3)
-    if ball is not None:
-        c, r = ball
-        ax.plot(c[0] + r * np.cos(unit), c[1] + r * np.sin(unit), color="tab:red", lw=1, ls="--")
-    if w_star is not None:
-        ax.plot(*np.asarray(w_star, dtype=float), "*", color="tab:red", ms=9)
-    ax.set_xlim(-lim, lim)
-    ax.set_ylim(-lim, lim)
-    ax.set_aspect("equal")
-    if title:
-        ax.set_title(title, fontsize=9)
-    return ax
-
-
-def draw_update(ax, trace, k: int, w_star=None, ball=None, lim: float = 1.25):
-    """The k-th update (k = 1..U) of a recorded 2-D run: E_t before it and its cut (x_t, y_t).
-
-    ``k = U + 1`` draws the final ellipsoid E_{T+1} without a cut.  The update
-    rounds are those on which the recorded ``state()["updates"]`` grew.
-    """
-    upd = np.flatnonzero(np.diff(trace.state["updates"]) > 0)
-    U = len(upd)
-    k = _int_at_least(k, "k", 1)
-    if k > U + 1:
-        raise ValueError(f"k must be between 1 and U + 1 = {U + 1} (the run has {U} updates); got {k}")
-    if k <= U:
-        t = int(upd[k - 1])
-        return draw_step(ax, trace.state["w"][t], trace.state["A"][t], trace.x[t], int(trace.y[t]), w_star, ball, lim,
-                         title=f"update {k} of {U} (round {t + 1})")
-    return draw_step(ax, trace.state["w"][-1], trace.state["A"][-1], None, None, w_star, ball, lim,
-                     title=f"after all {U} updates")
+# The grid environments moved to olkit.adversaries and the drawings to olkit.plots;
+# the names stay importable from here.
+from .adversaries import GridAdversary, grid_worst_case  # noqa: E402
+from .plots import draw_ellipse, draw_step, draw_update  # noqa: E402

@@ -29,13 +29,12 @@ checks a tree against Definition 21.4 by enumerating all root-to-leaf labelings
 with plain numpy on the matrix -- no code shared with the search, so each can
 catch the other.
 
-For the chapter's figures: :func:`draw_tree` draws a tree (with a game's path),
-:class:`TreeGame` is the game of Lemma 21.6 round by round, and
-:func:`tree_game_widget` lets a reader play it (ipywidgets, needs a live kernel).
+:class:`TreeGame` is the game of Lemma 21.6 round by round.  The figures
+(:func:`draw_tree`, the widget :func:`tree_game_widget`) and the display
+:class:`Table` live in :mod:`olkit.plots` and are importable from here too.
 """
 from __future__ import annotations
 
-import html
 import math
 from typing import Callable, Sequence
 
@@ -45,6 +44,7 @@ from .classes import check_class
 from .game import NotRealizableError, check_label01, check_point
 
 __all__ = [
+    "LdimByDefinition",
     "LdimSolver",
     "SOA",
     "Table",
@@ -53,6 +53,7 @@ __all__ = [
     "is_shattered",
     "is_shattered_set",
     "ldim",
+    "ldim_brute",
     "ldim_at_least",
     "shattered_tree",
     "tree_game_widget",
@@ -329,6 +330,70 @@ def shattered_tree(H) -> np.ndarray:
     return LdimSolver(H).tree()
 
 
+class LdimByDefinition:
+    """Ldim by its recursion, written independently of :class:`LdimSolver`, to check it and SOA.
+
+    Ldim(empty) = -1, Ldim of one hypothesis is 0, and otherwise
+    Ldim(V) = max(0, max_x 1 + min(Ldim V_x^0, Ldim V_x^1)) over the points x that split V
+    (a tree of depth k is shattered by V iff some root x has subtrees of depth k - 1 shattered by
+    V_x^0 and V_x^1; UML Definition 21.5).  Version spaces are boolean masks over the rows of H,
+    memoized by their packed bytes; the maximization over x stops at floor(log2 |V|), an upper
+    bound on Ldim(V) (UML Example 21.2); points are tried from the most balanced split down, and
+    the search stops when the smaller part is too small to improve on the best found.  Nothing is shared with the bitset search of :class:`LdimSolver`
+    (different representation, order of search and pruning), so each can catch the other.
+    ``max_nodes`` bounds the number of version spaces expanded (a ``ValueError`` beyond it).
+    """
+
+    def __init__(self, H, max_nodes: int = 2_000_000):
+        self.H = check_class(H).astype(bool)
+        self.memo: dict[bytes, int] = {}
+        self.max_nodes = int(max_nodes)
+
+    def __call__(self, mask) -> int:
+        """Ldim of the rows selected by the boolean ``mask`` (or by row indices)."""
+        m = np.zeros(self.H.shape[0], dtype=bool)
+        mask = np.asarray(mask)
+        if mask.dtype == bool:
+            if mask.shape != m.shape:
+                raise ValueError(f"a boolean row mask must have shape {m.shape}; got {mask.shape}")
+            m = mask.copy()
+        else:
+            m[mask.astype(np.int64)] = True
+        return self._L(m)
+
+    def _L(self, mask: np.ndarray) -> int:
+        size = int(mask.sum())
+        if size <= 1:
+            return size - 1
+        key = np.packbits(mask).tobytes()
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        if len(self.memo) >= self.max_nodes:
+            raise ValueError(f"LdimByDefinition: more than max_nodes = {self.max_nodes} version spaces expanded")
+        cap = size.bit_length() - 1  # floor(log2 |V|)
+        ones = self.H[mask].sum(axis=0)
+        small = np.minimum(ones, size - ones)  # size of the smaller part of each split
+        best = 0
+        for x in np.flatnonzero(small > 0)[np.argsort(-small[small > 0], kind="stable")]:  # balanced splits first
+            if int(small[x]).bit_length() <= best:
+                break  # 1 + Ldim(smaller part) <= 1 + floor(log2 |smaller part|) <= best, here and for all later x
+            a = self._L(mask & self.H[:, x])
+            if 1 + a <= best:
+                continue
+            best = max(best, 1 + min(a, self._L(mask & ~self.H[:, x])))
+            if best == cap:
+                break
+        self.memo[key] = best
+        return best
+
+
+def ldim_brute(H, rows=None) -> int:
+    """Ldim of H (or of its rows ``rows``) by :class:`LdimByDefinition`: the check on :func:`ldim`."""
+    L = LdimByDefinition(H)
+    return L(np.ones(L.H.shape[0], dtype=bool) if rows is None else rows)
+
+
 def is_shattered(tree, H) -> bool:
     """Check Definition 21.4 directly: for every labeling (y_1..y_d) some row h of H has
     h(v_{i_t}) = y_t with i_t = 2^{t-1} + sum_{j<t} y_j 2^{t-1-j}.
@@ -488,124 +553,7 @@ class SOA:
         return {"ldim": self.solver._ldim(self.V), "V_size": self.V.bit_count()}
 
 
-# -- displays: tables, trees, the game of Lemma 21.6 --------------------------------------------
-
-
-class Table:
-    """A small table that displays as HTML in a notebook and as aligned text elsewhere.
-
-    ``rows`` is a list of rows (any printable entries), ``header`` the column names,
-    ``index`` optional row names.  Used for the class tables of the chapter (UML Figure 21.1).
-    """
-
-    def __init__(self, rows, header: Sequence[str], index: Sequence[str] | None = None, caption: str = ""):
-        self.rows = [[str(v) for v in r] for r in rows]
-        self.header = [str(h) for h in header]
-        self.index = None if index is None else [str(i) for i in index]
-        self.caption = caption
-        width = len(self.header)
-        for r in self.rows:
-            if len(r) != width:
-                raise ValueError(f"every row must have {width} entries (the header's); got {len(r)}")
-        if self.index is not None and len(self.index) != len(self.rows):
-            raise ValueError(f"index has {len(self.index)} names for {len(self.rows)} rows")
-
-    def __repr__(self) -> str:
-        head = ([""] if self.index is not None else []) + self.header
-        body = [([self.index[i]] if self.index is not None else []) + r for i, r in enumerate(self.rows)]
-        w = [max(len(row[j]) for row in [head] + body) for j in range(len(head))]
-        lines = [self.caption] if self.caption else []
-        lines += ["  ".join(s.rjust(w[j]) for j, s in enumerate(row)).rstrip() for row in [head] + body]
-        return "\n".join(lines)
-
-    def _repr_html_(self) -> str:
-        e = html.escape
-        th = "".join(f"<th>{e(h)}</th>" for h in ([""] if self.index is not None else []) + self.header)
-        body = ""
-        for i, r in enumerate(self.rows):
-            name = f"<th>{e(self.index[i])}</th>" if self.index is not None else ""
-            body += "<tr>" + name + "".join(f"<td>{e(v)}</td>" for v in r) + "</tr>"
-        cap = f"<caption>{e(self.caption)}</caption>" if self.caption else ""
-        return f"<table class='olkit-table'>{cap}<thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
-
-
-def _node_xy(i: int) -> tuple[float, int]:
-    """Position of node i (UML indexing): depth t = floor(log2 i), horizontal (b + 1/2) / 2^t."""
-    t = i.bit_length() - 1
-    return (i - 2**t + 0.5) / 2**t, t
-
-
-def draw_tree(
-    ax,
-    tree,
-    path: Sequence[int] | None = None,
-    names: Callable[[int], str] | Sequence[str] | None = None,
-    leaf_labels: Sequence[str] | None = None,
-    color: str = "C3",
-    title: str | None = None,
-):
-    """Draw the tree (v_1, ..., v_{2^d - 1}) in UML's indexing on ``ax``.
-
-    Node i sits at depth floor(log2 i); its left edge (to 2i) is label 0 and its right
-    edge (to 2i + 1) label 1; the 2^d leaves are the ends of the d-round games.
-    ``path`` = (y_1, ..., y_k), k <= d, highlights the nodes i_1, ..., i_{k+1} that a
-    game with these labels visits (dashed, in ``color``; ``[]`` highlights the root only,
-    ``None`` nothing).  ``names`` maps a point to its
-    text (a callable or a sequence indexed by point; default: the point's index),
-    ``leaf_labels`` gives one text per leaf (left to right).  Node texts are left out
-    when the tree is too wide for them.  Returns ``ax``.
-    """
-    v = np.asarray(tree).ravel()
-    d = int(round(math.log2(len(v) + 1)))
-    if 2**d - 1 != len(v):
-        raise ValueError(f"a complete tree has 2^d - 1 nodes; got {len(v)}")
-    if path is not None:
-        path = [int(y) for y in path]
-        if len(path) > d or any(y not in (0, 1) for y in path):
-            raise ValueError(f"path must be at most d = {d} labels in {{0, 1}}; got {path}")
-    if leaf_labels is not None and len(leaf_labels) != 2**d:
-        raise ValueError(f"leaf_labels must have 2^d = {2**d} entries; got {len(leaf_labels)}")
-    if names is None:
-        name = str
-    elif callable(names):
-        name = names
-    else:
-        name = lambda p: str(names[p])  # noqa: E731
-    visited, i = [1], 1
-    for y in path or []:
-        i = 2 * i + y
-        visited.append(i)
-    on_path = set(visited) if path is not None else set()
-    texts = 2 ** (d - 1) <= 16  # room for a text in every node of the widest level
-    fs = 10 if d <= 3 else 8 if d <= 4 else 7
-    for i in range(1, 2 ** (d + 1)):
-        x, t = _node_xy(i)
-        for child, y in ((2 * i, 0), (2 * i + 1, 1)):
-            if child >= 2 ** (d + 1) or i > len(v):
-                continue
-            cx, ct = _node_xy(child)
-            hot = i in on_path and child in on_path
-            ax.plot([x, cx], [-t, -ct], ls="--" if hot else "-", lw=2.4 if hot else 0.8,
-                    color=color if hot else "0.6", zorder=1)
-            if texts and (t < 3 or d <= 3):  # edge labels on the top levels only
-                ax.text((x + cx) / 2 + (-0.012 if y == 0 else 0.012), -(t + ct) / 2, str(y), fontsize=fs - 1,
-                        color=color if hot else "0.4", ha="right" if y == 0 else "left", va="center")
-        if i <= len(v):
-            ax.scatter([x], [-t], s=520 if texts else 60, color="white", edgecolor=color if i in on_path else "0.3",
-                       lw=2 if i in on_path else 1, zorder=2)
-            if texts:
-                ax.text(x, -t, name(int(v[i - 1])), ha="center", va="center", fontsize=fs, zorder=3)
-        else:  # a leaf: the end of a game
-            ax.scatter([x], [-t], s=18, marker="s", color=color if i in on_path else "0.6", zorder=2)
-            if leaf_labels is not None and texts:
-                ax.text(x, -t - 0.28, str(leaf_labels[i - 2**d]), ha="center", va="top", fontsize=fs - 1,
-                        color=color if i in on_path else "0.25")
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-d - (0.7 if leaf_labels is not None else 0.35), 0.45)
-    ax.axis("off")
-    if title:
-        ax.set_title(title, fontsize=10)
-    return ax
+# -- the game of Lemma 21.6, round by round --------------------------------------------------
 
 
 class TreeGame:
@@ -692,69 +640,11 @@ class TreeGame:
 
     def draw(self, ax, point_names=None, title: str | None = None):
         """The tree with the path played so far (see :func:`draw_tree`)."""
+        from .plots import draw_tree
+
         names = None if point_names is None else (lambda p: str(point_names[p]))
         return draw_tree(ax, self.tree, path=self.ys, names=names, title=title)
 
 
-def tree_game_widget(classes: dict, point_names: dict | None = None, figsize=(6.4, 3.2)):
-    """An ipywidgets game: the reader (or SOA, on request) predicts, the tree environment answers.
-
-    ``classes`` maps a name to a 0/1 matrix; ``point_names`` optionally maps the same names
-    to a sequence of point names.  Needs a live kernel to respond; its text form is stable.
-    """
-    import io
-
-    import ipywidgets as widgets
-    from matplotlib.figure import Figure
-
-    if not classes:
-        raise ValueError("classes must name at least one class")
-    point_names = point_names or {}
-    solvers = {name: LdimSolver(H) for name, H in classes.items()}
-
-    class GameBox(widgets.VBox):
-        def __repr__(self) -> str:
-            return f"TreeGame widget, {len(classes)} classes (needs a live kernel)"
-
-    choice = widgets.Dropdown(options=list(classes), description="class")
-    b0, b1 = widgets.Button(description="predict 0"), widgets.Button(description="predict 1")
-    bsoa = widgets.Button(description="let SOA predict")
-    brestart = widgets.Button(description="restart")
-    image = widgets.Image(format="png")  # drawn off-screen: the cell displays nothing but the widget
-    text = widgets.HTML()
-    state: dict = {}
-
-    def redraw() -> None:
-        g, name = state["game"], choice.value
-        fig = Figure(figsize=figsize)
-        ax = fig.subplots()
-        g.draw(ax, point_names.get(name), title=f"{name}: Ldim = {g.depth}, mistakes so far: {g.mistakes}")
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=80)
-        image.value = buf.getvalue()
-        text.value = "<pre>" + html.escape(g.status(point_names.get(name))) + "</pre>"
-        for b in (b0, b1, bsoa):
-            b.disabled = g.done
-
-    def restart(*_) -> None:
-        name = choice.value
-        state["game"] = TreeGame(classes[name], solver=solvers[name])
-        state["soa"] = SOA(None, solver=solvers[name])
-        redraw()
-
-    def play(yhat: int) -> None:
-        g = state["game"]
-        if g.done:
-            return
-        x = g.next_x()
-        y = g.answer(yhat)
-        state["soa"].update(x, y)
-        redraw()
-
-    b0.on_click(lambda _: play(0))
-    b1.on_click(lambda _: play(1))
-    bsoa.on_click(lambda _: play(state["soa"].predict(state["game"].next_x())))
-    brestart.on_click(restart)
-    choice.observe(restart, names="value")
-    restart()
-    return GameBox([widgets.HBox([choice, brestart]), widgets.HBox([b0, b1, bsoa]), image, text])
+# Displays and figures moved to olkit.plots; the names stay importable from here.
+from .plots import Table, draw_tree, tree_game_widget  # noqa: E402

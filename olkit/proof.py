@@ -21,9 +21,15 @@ from typing import Iterator
 
 import numpy as np
 
+from .claimtex import claim_tex
+
 __all__ = ["Proof", "ProofStepError", "counterexample", "fmt"]
 
 _RELATIONS = ("<=", ">=", "==", "<", ">")
+
+#: Slacks (and errors of identities) below this fraction of the largest side, or of 1, print as 0:
+#: they are rounding errors, whose last digits differ between machines.
+ROUNDING_RTOL = 1e-9
 
 
 class ProofStepError(AssertionError):
@@ -41,7 +47,8 @@ class ProofStepError(AssertionError):
 def fmt(v: float) -> str:
     """Stable short form of a number: integers exactly, others to 4 significant digits, |v| < 1e-14 as 0.
 
-    Values below 1e-14 in absolute value are floating-point noise on the book's scales and print as 0.
+    Values below 1e-14 in absolute value are floating-point noise on the book's scales and print as 0
+    (:meth:`Proof.step` also zeroes slacks below ``ROUNDING_RTOL`` times the size of the sides).
     """
     if v is None:
         return "-"
@@ -64,6 +71,8 @@ class _Row:
     rel: str
     instances: int
     slack: float | None  # smallest slack (<=, >=, <, >) or largest |lhs - rhs| (==)
+    tex: str = ""  # the claim as TeX, for the HTML table
+    kind: str = "run"  # "run": a check of the recorded run; "algebra": an identity true for every run
 
 
 class Proof:
@@ -89,6 +98,8 @@ class Proof:
         rounds=None,
         tol: float = 0.0,
         allow_empty: bool = False,
+        tex: str | None = None,
+        kind: str = "run",
     ) -> "Proof":
         """Check ``lhs rel rhs`` on every selected instance; record or raise.
 
@@ -96,9 +107,17 @@ class Proof:
         selects the instances the step is about (e.g. the mistake rounds);
         ``rounds`` labels the instances in error messages (default: round 1, 2,
         ...); ``tol`` is an absolute tolerance for floating-point sides.
+
+        ``claim`` is plain text (the text table, which nbval compares); the HTML
+        table shows it as mathematics, ``tex`` if given, else
+        :func:`olkit.claimtex.claim_tex` of the claim.  ``kind="algebra"`` marks a
+        step that is an identity of algebra, true whatever the run (it is still
+        evaluated, on the run's numbers); the tables say so.
         """
         if rel not in _RELATIONS:
             raise ValueError(f"rel must be one of {_RELATIONS}; got {rel!r}")
+        if kind not in ("run", "algebra"):
+            raise ValueError(f"kind must be 'run' or 'algebra'; got {kind!r}")
         if tol < 0:
             raise ValueError(f"tol must be >= 0; got {tol!r}")
         L, R = np.broadcast_arrays(np.asarray(lhs, dtype=float), np.asarray(rhs, dtype=float))
@@ -121,6 +140,12 @@ class Proof:
             s = R - L if rel in ("<=", "<") else L - R
             ok = s >= -tol if rel in ("<=", ">=") else s > -tol if tol else s > 0
             slack = float(s.min()) if L.size else None
+        if slack is not None and np.isfinite(slack):
+            # a slack below rounding level of the sides is shown as 0, so that the table is the same on
+            # every machine (the check itself used the exact values)
+            finite = np.concatenate([np.abs(L[np.isfinite(L)]), np.abs(R[np.isfinite(R)]), [1.0]])
+            if abs(slack) <= ROUNDING_RTOL * float(finite.max()):
+                slack = 0.0
         if not ok.all():
             i = int(np.argmin(ok))
             lab = labels[i]
@@ -129,7 +154,7 @@ class Proof:
             else:
                 where_txt = f"round {lab}" if isinstance(lab, (int, np.integer)) else str(lab)
             raise ProofStepError(self.title, name, claim, where_txt, L[i], rel, R[i])
-        self.rows.append(_Row(name, claim, rel, int(L.size), slack))
+        self.rows.append(_Row(name, claim, rel, int(L.size), slack, claim_tex(claim) if tex is None else tex, kind))
         return self
 
     # -- rendering -------------------------------------------------------
@@ -137,7 +162,8 @@ class Proof:
         out = []
         for r in self.rows:
             head = "max |lhs-rhs|" if r.rel == "==" else "smallest slack"
-            out.append((r.step, f"{r.claim}  [{r.rel}]", str(r.instances), f"{head} {fmt(r.slack)}"))
+            note = "  [algebra: true for every run]" if r.kind == "algebra" else ""
+            out.append((r.step, f"{r.claim}  [{r.rel}]{note}", str(r.instances), f"{head} {fmt(r.slack)}"))
         return out
 
     def __repr__(self) -> str:
@@ -148,9 +174,16 @@ class Proof:
 
     def _repr_html_(self) -> str:
         e = html.escape
+        rel_tex = {"<=": r"\le", ">=": r"\ge", "==": "=", "<": "<", ">": ">"}
+
+        def math(t: str) -> str:
+            return f"<span class='math notranslate nohighlight'>{e(chr(92) + '(' + t + chr(92) + ')')}</span>"
+
         body = "".join(
-            f"<tr><td>{e(r.step)}</td><td style='text-align:left'>{e(r.claim)}</td><td>{e(r.rel)}</td>"
-            f"<td>{r.instances}</td><td>{e(fmt(r.slack))}</td></tr>"
+            f"<tr class='olkit-step-{r.kind}'><td>{e(r.step)}</td>"
+            f"<td style='text-align:left'>{math(r.tex)}"
+            + (" <em class='olkit-algebra'>(algebra: true for every run)</em>" if r.kind == "algebra" else "")
+            + f"</td><td>{math(rel_tex[r.rel])}</td><td>{r.instances}</td><td>{e(fmt(r.slack))}</td></tr>"
             for r in self.rows
         )
         return (

@@ -40,3 +40,26 @@ def test_baselines_validate():
         olkit.Constant(2)
     with pytest.raises(ValueError):
         olkit.RandomGuess(0)
+
+
+def test_bisection_plays_exactly_its_limit_of_50_rounds():
+    tr = olkit.play(olkit.Constant(1), olkit.BisectionAdversary(), 50)
+    assert tr.T == 50 and tr.M == 50
+    with pytest.raises(ValueError, match="more than 50 rounds"):
+        olkit.play(olkit.Constant(1), olkit.BisectionAdversary(), 51)
+
+
+def test_grid_adversary_size_limit_is_on_the_grid_size():
+    from olkit.adversaries import GridAdversary
+
+    assert len(GridAdversary(8, 3).K) == 17**3 - 1  # 4913 points: under the limit of 5000
+    with pytest.raises(ValueError, match="too many"):
+        GridAdversary(35, 2)  # 71^2 = 5041 points
+
+
+def test_grid_worst_case_node_budget_is_exact():
+    from olkit.adversaries import grid_worst_case
+
+    assert grid_worst_case(1, 2, max_nodes=81) == 2  # the complete tree has 81 nodes
+    with pytest.raises(ValueError, match="max_nodes"):
+        grid_worst_case(1, 2, max_nodes=80)

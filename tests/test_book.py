@@ -26,10 +26,16 @@ def test_notebook_invariants(nb: Path):
     assert cells[0]["cell_type"] == "markdown" and "".join(cells[0]["source"]).startswith("# "), "first cell: title"
     assert "{cite}" in "".join(cells[0]["source"]), "the first cell names its sources"
     code = [c for c in cells if c["cell_type"] == "code"]
-    setup = "".join(code[0]["source"])
-    assert '"google.colab" in sys.modules' in setup
-    assert f"olkit @ git+{REPO}@v{olkit.__version__}" in setup, "Colab install must pin the repository and olkit's version"
+    install, setup = "".join(code[0]["source"]), "".join(code[1]["source"])
+    # the Colab install cell comes first, removed from the HTML; the imports stay visible
+    assert '"google.colab" in sys.modules' in install
+    assert f"olkit @ git+{REPO}@v{olkit.__version__}" in install, "Colab install must pin the repository and olkit's version"
+    assert code[0]["metadata"].get("tags") == ["remove-cell"], "the Colab install cell is tagged remove-cell"
+    assert "google.colab" not in setup and "import olkit" in setup
+    assert not code[1]["metadata"].get("tags"), "the imports cell is shown"
     assert re.search(r"rng = np\.random\.default_rng\(\d+\)", setup), "one seeded generator in the setup cell"
+    for c in code[1:]:
+        assert "google.colab" not in "".join(c["source"]), "only the first cell installs olkit"
     counts = [c["execution_count"] for c in code]
     assert None not in counts, "every code cell has a stored output"
     assert counts == list(range(1, len(code) + 1)), "executed top to bottom in a fresh kernel"
@@ -37,6 +43,11 @@ def test_notebook_invariants(nb: Path):
         assert all(o.get("output_type") != "error" for o in c["outputs"])
         src = "".join(c["source"])
         assert "np.random.seed" not in src and "np.random.rand(" not in src, "randomness only from a seeded Generator"
+    for c in code:  # code fits the page: no horizontal scrolling at the book's width (the install cell is hidden)
+        if "remove-cell" in c["metadata"].get("tags", []):
+            continue
+        long = [line for line in "".join(c["source"]).splitlines() if len(line) > 80]
+        assert not long, f"code lines longer than 80 characters (black -l 80 --ipynb): {long[:3]}"
     text = "".join("".join(c["source"]) for c in cells)
     assert "{exercise}" in text or nb.name.startswith("0"), "sections end with exercises"
 

@@ -52,11 +52,11 @@ class LazyGreedy(olkit.adversaries.GreedyAdversary):
 '''
 
 CASES = [
-    ("ch1/1_2_consistent_halving.ipynb", "finite", "Halving", MINORITY_HALVING, "MinorityHalving", "step 2"),
-    ("ch1/1_2_consistent_halving.ipynb", "finite", "Consistent", LAZY_CONSISTENT, "LazyConsistent", "step 1"),
+    ("ch1/1_2_consistent_halving.ipynb", "finite", "Halving", MINORITY_HALVING, "MinorityHalving", "step 0'"),
+    ("ch1/1_2_consistent_halving.ipynb", "finite", "Consistent", LAZY_CONSISTENT, "LazyConsistent", "step 0 ("),
     ("ch1/1_1_online_game.ipynb", "adversaries", "BisectionAdversary", LEFT_BISECTION, "LeftBisection", "step 2"),
     ("ch1/1_1_online_game.ipynb", "adversaries", "BisectionAdversary", AGREEING_BISECTION, "AgreeingBisection", "step 2'"),
-    ("ch1/1_2_consistent_halving.ipynb", "adversaries", "GreedyAdversary", LAZY_GREEDY, "LazyGreedy", "step A"),
+    ("ch1/1_2_consistent_halving.ipynb", "adversaries", "GreedyAdversary", LAZY_GREEDY, "LazyGreedy", "step G1"),
 ]
 
 

@@ -51,10 +51,23 @@ class FlippedPerceptron(olkit.linear.Perceptron):
         self.t += 1
 '''
 
+LOOPING = '''
+class LoopingThresholdHalving(olkit.finite.ThresholdHalving):
+    """Broken: counts the votes with a loop over the interval [lo, hi] -- the same predictions, O(n) work."""
+    def predict(self, x):
+        x = self._x(x)
+        size = self.hi - self.lo + 1
+        ones = sum(1 for k in range(self.lo, self.hi + 1) if k <= x)
+        zeros = size - ones
+        self.details = {"ones": ones, "size": size}
+        return 1 if ones > zeros else 0 if zeros > ones else self.tie
+'''
+
 CASES = [
     ("finite", "ThresholdHalving", OFF_BY_ONE, "OffByOneThresholdHalving", "step 2b"),
     ("finite", "ThresholdHalving", TIE_ZERO, "TieZeroThresholdHalving", "step 4"),
-    ("linear", "Perceptron", UNLABELLED_PERCEPTRON, "UnlabelledPerceptron", "step 5a"),
+    ("finite", "ThresholdHalving", LOOPING, "LoopingThresholdHalving", "step 7, n=1000"),
+    ("linear", "Perceptron", UNLABELLED_PERCEPTRON, "UnlabelledPerceptron", "step 5 ("),
     ("linear", "Perceptron", FLIPPED_PERCEPTRON, "FlippedPerceptron", "step 5a"),
 ]
 

@@ -50,7 +50,7 @@ class NoSqrtEllipsoid(olkit.ellipsoid.Ellipsoid):
 CASES = [
     (HALF_CUT, "HalfCutEllipsoid", "The first cut", "step A"),
     (WRONG_SIGN, "WrongSignEllipsoid", "The first cut", "step w"),
-    (NO_SQRT, "NoSqrtEllipsoid", "Lemma (a ball that stays inside)", "step 6"),
+    (NO_SQRT, "NoSqrtEllipsoid", "John's certificate", "step J1"),
 ]
 
 

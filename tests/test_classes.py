@@ -44,6 +44,14 @@ def test_halfspaces_on_grid_counts_and_signs():
     assert set(np.round(np.unique(W) * n).astype(int)) == set(range(-n, n + 1))
 
 
+def test_halfspace_grid_size_limit_is_on_the_number_of_points():
+    assert olkit.halfspace_grid(2, 2, max_points=25).shape == (25, 2)
+    with pytest.raises(ValueError, match=r"\(2n\+1\)\^d = 25 points is too many"):
+        olkit.halfspace_grid(2, 2, max_points=24)
+    with pytest.raises(ValueError, match="too many"):
+        olkit.halfspace_grid(1, 16)  # 3^16 > 2^24 by default
+
+
 def test_programs_toy_language():
     P, src = olkit.programs(4, 10)
     assert len(P) == len(src) < 2**4
@@ -86,3 +94,20 @@ def test_constructor_errors(call):
 def test_as_class_passes_implicit_through():
     C = ImplicitThresholds(3)
     assert as_class(C) is C
+
+
+def test_dense_size_limit():
+    from olkit.classes import MAX_ENTRIES, _dense
+
+    _dense((2**16, 2**15), "x")  # exactly 2^31 entries
+    with pytest.raises(ValueError):
+        _dense((2**16, 2**15 + 1), "x")
+    assert MAX_ENTRIES == 2**31
+
+
+def test_halfspaces_on_grid_sizes_its_matrix_by_weights_and_points():
+    from olkit.classes import MAX_ENTRIES
+
+    # (2n+1)^d weights times m points: refused before anything is allocated
+    with pytest.raises(ValueError):
+        olkit.halfspaces_on_grid(2, 2, np.broadcast_to(np.zeros(2), (MAX_ENTRIES // 25 + 1, 2)))

@@ -139,6 +139,10 @@ def test_linear_class():
         linear_class(W, np.zeros((3, 3)))
     with pytest.raises(ValueError, match="W must be"):
         linear_class(np.zeros(2), X)
+    with pytest.raises(ValueError, match="W must be"):
+        linear_class(np.zeros((0, 2)), X)
+    # one weight vector, one point: the smallest class there is
+    assert linear_class(W[:1], X[:1]).tolist() == [[1]]
 
 
 @settings(max_examples=40, deadline=None)
@@ -167,3 +171,18 @@ def test_a_cover_that_is_too_coarse_is_caught():
     too_coarse = sphere_cover(2, gamma)  # a gamma-cover, not a gamma/2-cover
     assert covering_radius(too_coarse, np.random.default_rng(0), n_samples=20_000) > gamma / 4
     assert covering_radius(sphere_cover(2, gamma / 2), np.random.default_rng(0), n_samples=20_000) <= gamma / 2
+
+
+def test_linear_class_takes_a_single_direction_and_a_single_point():
+    from olkit.cover import linear_class
+
+    assert linear_class(np.array([[1.0, 0.0]]), np.array([[0.5, 0.5], [-1.0, 0.0]])).tolist() == [[1, 0]]
+    assert linear_class(np.array([[1.0, 0.0], [0.0, -1.0]]), np.array([[0.5, 0.5]])).tolist() == [[1], [0]]
+
+
+def test_sphere_cover_grid_limit():
+    from olkit.cover import MAX_GRID, sphere_cover
+
+    with pytest.raises(ValueError, match="limit"):
+        sphere_cover(6, 0.05)
+    assert MAX_GRID == 2**24

@@ -86,7 +86,7 @@ def test_trace_records_what_the_proofs_need():
     tr = olkit.run(Ellipsoid(2), X, y)
     assert tr.state["w"].shape == (31, 2) and tr.state["A"].shape == (31, 2, 2)
     assert tr.state["logdet"][0] == 0 and tr.state["updates"][0] == 0
-    upd = tr.y * tr.details["wx"] <= 0
+    upd = (tr.y * tr.details["wx"] <= 0) | tr.details["tie"]
     assert tr.state["updates"][-1] == upd.sum() >= tr.M
     assert np.all(tr.mistake <= upd)  # every mistake is an update
     np.testing.assert_allclose(tr.details["xAx"], np.einsum("ti,tij,tj->t", X, tr.state["A"][:-1], X))
@@ -98,7 +98,7 @@ def test_volume_factor_and_sylvester(d):
     rng = np.random.default_rng(d)
     X, y, _ = realizable_grid_sequence(4, d, 60, rng)
     tr = olkit.run(Ellipsoid(d), X, y)
-    upd = tr.y * tr.details["wx"] <= 0
+    upd = (tr.y * tr.details["wx"] <= 0) | tr.details["tie"]
     ld = tr.state["logdet"]
     ratio = np.exp((ld[1:] - ld[:-1]) / 2)
     np.testing.assert_allclose(ratio[upd], volume_ratio(d), rtol=1e-11)
@@ -323,3 +323,26 @@ def test_draw_ellipse_traces_the_boundary():
     with pytest.raises(ValueError, match="2-D"):
         draw_ellipse(ax, np.zeros(3), np.eye(3))
     plt.close(fig)
+
+
+# -- John's certificate and ties -----------------------------------------------
+def test_john_weights_certify_the_ball_and_reject_a_one_sided_set():
+    from olkit.ellipsoid import john_weights
+
+    E = np.vstack([np.eye(3), -np.eye(3)])  # the unit ball is the minimum-volume ellipsoid of the cross-polytope
+    lam, res = john_weights(E)
+    assert res < 1e-12 and np.all(lam > 0)
+    lam, res = john_weights(np.eye(3))  # three points on one side: sum lam u = 0 is impossible with lam > 0
+    assert res > 0.1 or np.any(lam <= 0)
+    with pytest.raises(ValueError):
+        john_weights(np.zeros((0, 2)))
+
+
+def test_ellipsoid_ties_are_counted_with_a_relative_tolerance():
+    L = Ellipsoid(2)
+    L.w = np.array([0.5, 1e-17])  # the second coordinate is a rounding error of an exact 0
+    x = np.array([0.0, 1.0])
+    assert L.predict(x) == -1 and L.details["tie"]
+    assert L.sides(np.array([[0.0, 1.0], [1.0, 0.0], [-1.0, 0.0]])).tolist() == [0, 1, -1]
+    L.update(x, 1)  # a tie is an update, whatever the label
+    assert L.updates == 1

@@ -322,3 +322,9 @@ def test_the_equality_check_catches_a_tie_to_zero_variant():
     slow = olkit.run(Halving(olkit.thresholds(n)), xs, ys)
     broken = olkit.run(TieZeroThresholdHalving(n), xs, ys)
     assert not np.array_equal(broken.yhat, slow.yhat)
+
+
+@pytest.mark.parametrize("tie", [2, -1, 1.0, True])
+def test_threshold_halving_refuses_a_bad_tie_label(tie):
+    with pytest.raises(ValueError, match="tie"):
+        olkit.ThresholdHalving(5, tie=tie)

@@ -55,3 +55,61 @@ def test_worst_case_is_infinite_for_an_inconsistent_learner():
     # always predicting 1 errs forever on a point that every hypothesis labels 0
     H = np.array([[0, 0], [0, 1]])
     assert olkit.worst_case_mistakes(H, lambda H: olkit.Constant(1)) == float("inf")
+
+
+def test_update_trace_expands_to_the_round_by_round_trace():
+    import olkit
+
+    X = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.5]])
+    y = np.array([1, 1, -1, -1])
+    fast = olkit.run_stream(olkit.Perceptron(2), X, y)
+    slow = olkit.run(olkit.Perceptron(2), list(X), y)
+    assert isinstance(fast, olkit.UpdateTrace) and fast.T == 4
+    assert fast.rounds.tolist() == [1, 3] and fast.U == 2 and fast.M == slow.M
+    assert fast.updated.tolist() == [True, False, True, False]
+    assert fast.updates_before(np.array([1, 2, 3, 4, 5])).tolist() == [0, 1, 1, 2, 2]
+    assert np.array_equal(fast.state_at("w"), slow.state["w"][:-1])
+    full = fast.to_trace()
+    assert np.array_equal(full.state["w"], slow.state["w"]) and np.array_equal(full.yhat, slow.yhat)
+    assert np.array_equal(full.mistake, fast.mistake)
+
+
+def test_run_stream_falls_back_to_run():
+    import olkit
+
+    H = olkit.thresholds(10)
+    tr = olkit.run_stream(olkit.Halving(H), np.arange(10), H[4])
+    assert isinstance(tr, olkit.Trace) and tr.T == 10
+
+
+def test_int_checks_refuse_floats_and_bools():
+    from olkit.game import check_label01, check_point
+
+    with pytest.raises(ValueError):
+        check_point(1.0, 5, 1)
+    with pytest.raises(ValueError):
+        check_point(True, 5, 1)
+    with pytest.raises(ValueError):
+        check_label01(1.0, 1)
+    assert check_point(np.int64(3), 5, 1) == 3
+
+
+def test_a_learner_without_labels_plays_zero_one_labels():
+    class Bare:
+        def predict(self, x):
+            return 1
+
+        def update(self, x, y):
+            pass
+
+    tr = olkit.run(Bare(), [0, 1, 2], [1, 0, 1])
+    assert tr.M == 1
+    with pytest.raises(ValueError, match="label set"):
+        olkit.run(Bare(), [0], [2])
+
+
+def test_an_empty_game_has_an_empty_trace():
+    tr = olkit.play(olkit.Constant(1), olkit.BisectionAdversary(), 0)
+    assert tr.T == 0 and tr.x.shape == (0,) and tr.M == 0
+    tr = olkit.run(olkit.Halving(olkit.thresholds(3)), [], [])
+    assert tr.T == 0 and tr.x.shape == (0,) and tr.state["V_size"].tolist() == [4]

@@ -552,3 +552,44 @@ def test_tree_game_widget_plays_without_a_kernel():
     assert "game over: 3 mistakes in 3 rounds" in text.value and b0.disabled
     choice.value = "singletons"
     assert "Ldim(V_t) = 1" in text.value and not b0.disabled
+
+
+# -- LdimByDefinition: the independent implementation ---------------------------
+from hypothesis import given as _given, settings as _settings, strategies as _st  # noqa: E402
+
+
+@_settings(max_examples=60, deadline=None)
+@_given(seed=_st.integers(0, 10**6), m=_st.integers(1, 40), n=_st.integers(1, 9))
+def test_ldim_by_definition_agrees_with_the_solver(seed, m, n):
+    from olkit.littlestone import LdimByDefinition, ldim_brute
+
+    H = olkit.random_class(m, n, np.random.default_rng(seed))
+    assert ldim_brute(H) == olkit.ldim(H)
+    L, S = LdimByDefinition(H), olkit.LdimSolver(H)
+    rows = np.random.default_rng(seed + 1).random(m) < 0.5
+    assert L(rows) == S.ldim(rows) and L(np.flatnonzero(rows)) == S.ldim(rows)
+
+
+def test_ldim_by_definition_conventions_and_limits():
+    from olkit.littlestone import LdimByDefinition, ldim_brute
+
+    H = olkit.thresholds(7)
+    L = LdimByDefinition(H)
+    assert L(np.zeros(8, dtype=bool)) == -1 and L(np.eye(8, dtype=bool)[3]) == 0 and ldim_brute(H) == 3
+    assert ldim_brute(olkit.singletons(50)) == 1 and ldim_brute(olkit.all_functions(5)) == 5
+    with pytest.raises(ValueError, match="shape"):
+        L(np.ones(3, dtype=bool))
+    with pytest.raises(ValueError, match="max_nodes"):
+        LdimByDefinition(olkit.random_class(200, 12, np.random.default_rng(0)), max_nodes=3)(np.ones(200, dtype=bool))
+
+
+def test_exact_algorithms_size_limits():
+    from olkit.littlestone import MAX_HYPOTHESES, MAX_POINTS
+
+    assert (MAX_HYPOTHESES, MAX_POINTS) == (2**16, 2**12)
+    olkit.LdimSolver(np.zeros((2, MAX_POINTS), dtype=np.uint8))  # at the limits: accepted
+    olkit.LdimSolver(olkit.all_functions(16))  # 2^16 rows
+    with pytest.raises(ValueError, match="limited"):
+        olkit.LdimSolver(np.zeros((2, MAX_POINTS + 1), dtype=np.uint8))
+    with pytest.raises(ValueError, match="limited"):
+        olkit.LdimSolver(np.zeros((MAX_HYPOTHESES + 1, 2), dtype=np.uint8))

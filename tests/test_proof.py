@@ -11,7 +11,9 @@ def test_passing_steps_render_with_slack():
     text = repr(p)
     assert "2 steps checked" in text and "smallest slack 0" in text
     html = p._repr_html_()
-    assert "<table" in html and "a &lt;= b" in html
+    assert "<table" in html
+    # claims are typeset as TeX in spans MathJax processes (class "math")
+    assert "<span class='math notranslate nohighlight'>\\(a \\le b\\)</span>" in html
 
 
 def test_failing_step_names_step_round_and_sides():

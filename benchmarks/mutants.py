@@ -1,0 +1,483 @@
+"""How strong are the book's checks?  Mutation testing of olkit against the chapter notebooks.
+
+    python3 dev.py mutants                      # default: 160 mutants over the algorithm modules
+    .venv/bin/python benchmarks/mutants.py --modules finite,littlestone --sample 60 --jobs 2
+
+1. **Coverage.**  Every notebook runs once under ``coverage`` (in its kernel); the result is the set
+   of olkit lines each notebook executes (cached in ``benchmarks/mutants/coverage.json``, keyed by a
+   hash of olkit's sources and the notebooks).
+2. **Mutants.**  Every executed line of the chosen modules (rendering functions excluded: ``__repr__``,
+   ``_repr_html_``, ...) is parsed with ``ast``; each comparison is
+   flipped or shifted (``<`` to ``<=``, ``==`` to ``!=``, ...), each arithmetic operator swapped
+   (``+``/``-``, ``*``/``/``, ``//``/``/``), each numeric constant changed (``c`` to ``c + 1``, ``0`` to ``1``,
+   ``1`` to ``0``, floats doubled), each ``if``/``while``/conditional test negated, each ``and``/``or``
+   swapped, each unary minus dropped.  A seeded sample of ``--sample`` mutants is drawn, spread over
+   the modules in proportion to their candidates.
+3. **Runs.**  A mutant is a copy of the olkit package with one module rewritten (``ast.unparse``); the
+   notebooks that execute the mutated line run against it (``PYTHONPATH``), most specific first, until
+   one stops.  Each mutant gets one verdict, the strongest seen:
+
+   * ``check``  -- a proof check stopped the notebook (``ProofStepError``, or an ``assert`` of the notebook);
+   * ``guard``  -- one of olkit's own checks raised (``ValueError``, ``NotRealizableError``, ``FloatingPointError``);
+   * ``unit``   -- the notebooks ran through unchanged or with changed outputs only, but the module's unit
+     tests (``tests/test_<module>.py``) fail on the mutant (input checks, limits, what the book never calls);
+   * ``error``  -- the notebook crashed with another exception (``TypeError``, ``IndexError``, ...);
+   * ``timeout`` -- the notebook ran past ``--timeout`` seconds;
+   * ``output`` -- the notebook ran through, but a stored text output changed (nbval would fail);
+   * ``survived`` -- the notebook ran through with every text output unchanged.
+
+4. **Report.**  ``benchmarks/mutants.md``: the counts, the share stopped by a check, and one row per
+   mutant (module, line, mutation, verdict, notebook, message).  Survivors need a human: either the
+   mutant is *equivalent* (it cannot change any behaviour; listed with the reason in
+   ``benchmarks/mutants_equivalent.md``) or a check is missing.
+
+Not part of CI (it takes many minutes); run it on the modules you touched before you stop.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OLKIT = ROOT / "olkit"
+CHAPTERS = ROOT / "chapters"
+OUT = ROOT / "benchmarks" / "mutants"
+REPORT = ROOT / "benchmarks" / "mutants.md"
+EQUIVALENT = ROOT / "benchmarks" / "mutants_equivalent.md"
+
+#: Modules that hold algorithms and the quantities their proofs need (figures are not checked by proofs).
+DEFAULT_MODULES = ["finite", "littlestone", "ellipsoid", "linear", "adversaries", "classes", "cover", "game",
+                   "proof", "bounds", "fp", "work", "baselines"]
+#: Functions that only render (text and HTML tables): a proof check cannot see them, nbval's output
+#: comparison and the unit tests do.  Their lines are not mutated (nor are olkit.claimtex and olkit.plots).
+RENDERING = {"__repr__", "_repr_html_", "_table", "fmt", "math", "status", "draw"}
+#: Verdicts from strongest to weakest.
+ORDER = ["check", "guard", "unit", "error", "timeout", "output", "survived"]
+#: Exceptions that olkit raises on purpose (input checks, realizability, lost definiteness): a guard stopped it.
+GUARDS = {"ValueError", "NotRealizableError", "FloatingPointError"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Notebooks
+# ---------------------------------------------------------------------------------------------
+def notebooks() -> list[Path]:
+    return sorted(p for p in CHAPTERS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+
+
+def text_outputs(nb) -> list[str]:
+    """The text outputs nbval compares (streams, text/plain, text/html), cell by cell; images are skipped.
+
+    Consecutive stream outputs are joined first, as nbval does: the kernel may chunk a stream differently."""
+    out = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        parts, stream = [], {}
+        for o in cell.get("outputs", []):
+            if o.get("output_type") == "stream":
+                stream[o.get("name", "stdout")] = stream.get(o.get("name", "stdout"), "") + o.get("text", "")
+                continue
+            parts += [f"[{k}]" + v for k, v in sorted(stream.items())]
+            stream = {}
+            if "data" in o:
+                for key in ("text/plain", "text/html"):
+                    if key in o["data"]:
+                        parts.append(o["data"][key])
+        parts += [f"[{k}]" + v for k, v in sorted(stream.items())]
+        out.append("\n\x00".join(parts))
+    return out
+
+
+def execute(path: Path, pythonpath: str | None, timeout: int, pre: str | None = None, post: str | None = None):
+    """Run a notebook in a fresh kernel; return (exception name or None, message, executed notebook)."""
+    import nbclient
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    if pre:
+        nb.cells.insert(0, nbformat.v4.new_code_cell(pre))
+    if post:
+        nb.cells.append(nbformat.v4.new_code_cell(post))
+    env_backup = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = pythonpath or str(ROOT)  # this checkout's olkit, whatever the venv has installed
+    try:
+        client = nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                                         resources={"metadata": {"path": str(path.parent)}})
+        try:
+            client.execute()
+        except nbclient.exceptions.CellTimeoutError as err:
+            return "Timeout", str(err).splitlines()[0][:200], nb
+        except nbclient.exceptions.DeadKernelError as err:
+            return "DeadKernel", str(err)[:200], nb
+        except nbclient.exceptions.CellExecutionError as err:
+            return err.ename, (err.evalue or "")[:400], nb
+        return None, "", nb
+    finally:
+        if env_backup is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = env_backup
+
+
+# ---------------------------------------------------------------------------------------------
+# Coverage
+# ---------------------------------------------------------------------------------------------
+def source_hash() -> str:
+    h = hashlib.sha256()
+    for p in sorted(OLKIT.glob("*.py")) + notebooks():
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _coverage_of(path: str, timeout: int) -> tuple[str, dict[str, list[int]]]:
+    data_file = Path(tempfile.mkdtemp()) / "lines.json"
+    pre = ("import coverage as _cov_mod\n"
+           f"_cov = _cov_mod.Coverage(source=[{str(OLKIT)!r}], data_file=None)\n"
+           "_cov.start()\n")
+    post = ("_cov.stop()\n"
+            "import json as _json\n"
+            "_d = _cov.get_data()\n"
+            f"_json.dump({{f: sorted(_d.lines(f) or []) for f in _d.measured_files()}}, open({str(data_file)!r}, 'w'))\n")
+    import nbformat
+
+    ename, msg, executed = execute(Path(path), None, timeout, pre=pre, post=post)
+    if ename:
+        raise RuntimeError(f"{path} fails without mutation: {ename}: {msg}")
+    stored = nbformat.read(path, as_version=4)
+    fresh = nbformat.read(path, as_version=4)
+    fresh.cells = [c for c in executed.cells[1:-1]]  # without the coverage cells
+    if text_outputs(stored) != text_outputs(fresh):
+        raise RuntimeError(f"{path}: the stored outputs differ from a fresh run without mutation; "
+                           "re-execute it (python3 dev.py execute) before measuring mutants")
+    raw = json.loads(data_file.read_text())
+    return path, {Path(f).stem: lines for f, lines in raw.items() if Path(f).parent == OLKIT}
+
+
+def coverage_map(jobs: int, timeout: int) -> dict[str, dict[str, list[int]]]:
+    """notebook -> module -> executed lines (cached by the hash of olkit and the notebooks)."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    cache = OUT / "coverage.json"
+    key = source_hash()
+    if cache.exists():
+        saved = json.loads(cache.read_text())
+        if saved.get("key") == key:
+            return saved["coverage"]
+    print(f"[mutants] measuring coverage of {len(notebooks())} notebooks", flush=True)
+    cov: dict[str, dict[str, list[int]]] = {}
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for path, lines in pool.map(_coverage_of, [str(p) for p in notebooks()], [timeout] * len(notebooks())):
+            cov[str(Path(path).relative_to(ROOT))] = lines
+    cache.write_text(json.dumps({"key": key, "coverage": cov}))
+    return cov
+
+
+# ---------------------------------------------------------------------------------------------
+# Mutants
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class Mutant:
+    module: str
+    line: int
+    kind: str
+    description: str
+    index: int  # position of the mutated node in the module's ast.walk order
+    variant: int  # which of the node's mutations
+
+
+FLIP = {ast.Lt: [ast.LtE, ast.Gt], ast.LtE: [ast.Lt, ast.GtE], ast.Gt: [ast.GtE, ast.Lt], ast.GtE: [ast.Gt, ast.LtE],
+        ast.Eq: [ast.NotEq], ast.NotEq: [ast.Eq], ast.Is: [ast.IsNot], ast.IsNot: [ast.Is], ast.In: [ast.NotIn],
+        ast.NotIn: [ast.In]}
+SWAP = {ast.Add: [ast.Sub], ast.Sub: [ast.Add], ast.Mult: [ast.Div], ast.Div: [ast.Mult], ast.FloorDiv: [ast.Div],
+        ast.Mod: [ast.FloorDiv], ast.Pow: [ast.Mult], ast.BitAnd: [ast.BitOr], ast.BitOr: [ast.BitAnd],
+        ast.LShift: [ast.RShift], ast.RShift: [ast.LShift]}
+SYMBOL = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=", ast.Is: "is",
+          ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in", ast.Add: "+", ast.Sub: "-", ast.Mult: "*",
+          ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|",
+          ast.LShift: "<<", ast.RShift: ">>"}
+
+
+def _docstring_nodes(tree: ast.AST) -> set[int]:
+    ids = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                ids.add(id(first.value))
+    return ids
+
+
+def _const_variants(v) -> list:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return []
+    if isinstance(v, int):
+        return [1] if v == 0 else [0, v + 1] if v == 1 else [v + 1]
+    return [1.0] if v == 0 else [v * 2]
+
+
+def mutations_of(node: ast.AST) -> list[tuple[str, str]]:
+    """(kind, description) of each mutation of this node, in variant order."""
+    out = []
+    if isinstance(node, ast.Compare):
+        for k, op in enumerate(node.ops):
+            for new in FLIP.get(type(op), []):
+                out.append(("comparison", f"{SYMBOL[type(op)]} -> {SYMBOL[new]} (operand {k + 1})"))
+    elif isinstance(node, ast.BinOp):
+        for new in SWAP.get(type(node.op), []):
+            out.append(("operator", f"{SYMBOL[type(node.op)]} -> {SYMBOL[new]}"))
+    elif isinstance(node, ast.AugAssign):
+        for new in SWAP.get(type(node.op), []):
+            out.append(("operator", f"{SYMBOL[type(node.op)]}= -> {SYMBOL[new]}="))
+    elif isinstance(node, ast.Constant):
+        for new in _const_variants(node.value):
+            out.append(("constant", f"{node.value!r} -> {new!r}"))
+    elif isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+        out.append(("negation", f"negate the {type(node).__name__.lower()} test"))
+    elif isinstance(node, ast.BoolOp):
+        out.append(("boolean", "and -> or" if isinstance(node.op, ast.And) else "or -> and"))
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.Not)):
+        out.append(("unary", "drop unary -" if isinstance(node.op, ast.USub) else "drop not"))
+    return out
+
+
+def apply(node: ast.AST, variant: int) -> None:
+    """Mutate ``node`` in place (variant as in :func:`mutations_of`)."""
+    if isinstance(node, ast.Compare):
+        k = 0
+        for i, op in enumerate(node.ops):
+            for new in FLIP.get(type(op), []):
+                if k == variant:
+                    node.ops[i] = new()
+                    return
+                k += 1
+    elif isinstance(node, (ast.BinOp, ast.AugAssign)):
+        node.op = SWAP[type(node.op)][variant]()
+    elif isinstance(node, ast.Constant):
+        node.value = _const_variants(node.value)[variant]
+    elif isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+        node.test = ast.UnaryOp(op=ast.Not(), operand=node.test)
+    elif isinstance(node, ast.BoolOp):
+        node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+
+
+class _DropUnary(ast.NodeTransformer):
+    def __init__(self, target):
+        self.target = target
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        return node.operand if node is self.target else node
+
+
+def _rendering_lines(tree: ast.AST) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in RENDERING:
+            out.update(range(node.lineno, node.end_lineno + 1))
+    return out
+
+
+def candidates(module: str, lines: set[int]) -> list[Mutant]:
+    tree = ast.parse((OLKIT / f"{module}.py").read_text())
+    docs = _docstring_nodes(tree)
+    skip = _rendering_lines(tree)
+    out = []
+    for index, node in enumerate(ast.walk(tree)):
+        line = getattr(node, "lineno", None)
+        if line is None or line not in lines or line in skip or id(node) in docs:
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            continue
+        for variant, (kind, desc) in enumerate(mutations_of(node)):
+            out.append(Mutant(module, line, kind, desc, index, variant))
+    return out
+
+
+def mutated_source(m: Mutant) -> str:
+    tree = ast.parse((OLKIT / f"{m.module}.py").read_text())
+    node = list(ast.walk(tree))[m.index]
+    if isinstance(node, ast.UnaryOp):
+        tree = _DropUnary(node).visit(tree)
+    else:
+        apply(node, m.variant)
+    return ast.unparse(ast.fix_missing_locations(tree))
+
+
+# ---------------------------------------------------------------------------------------------
+# Running a mutant
+# ---------------------------------------------------------------------------------------------
+def run_mutant(m: Mutant, nbs: list[str], timeout: int) -> dict:
+    import nbformat
+
+    tmp = Path(tempfile.mkdtemp(prefix="olkit-mutant-"))
+    try:
+        pkg = tmp / "olkit"
+        shutil.copytree(OLKIT, pkg, ignore=shutil.ignore_patterns("__pycache__"))
+        (pkg / f"{m.module}.py").write_text(mutated_source(m))
+        best = {"verdict": "survived", "notebook": nbs[0] if nbs else "", "message": ""}
+        t0 = time.time()
+        for nb in nbs:
+            path = ROOT / nb
+            ename, msg, executed = execute(path, str(tmp), timeout)
+            if ename in ("ProofStepError", "AssertionError"):
+                verdict = "check"
+            elif ename in GUARDS:
+                verdict = "guard"
+            elif ename == "Timeout":
+                verdict = "timeout"
+            elif ename is not None:
+                verdict = "error"
+            else:
+                stored = nbformat.read(path, as_version=4)
+                verdict = "output" if text_outputs(stored) != text_outputs(executed) else "survived"
+            if ORDER.index(verdict) < ORDER.index(best["verdict"]):
+                best = {"verdict": verdict, "notebook": nb, "message": f"{ename}: {msg}" if ename else ""}
+            if verdict == "check":
+                break
+        if best["verdict"] in ("output", "survived"):
+            tests = ROOT / "tests" / f"test_{m.module}.py"
+            if tests.exists():
+                import subprocess
+
+                env = dict(os.environ, PYTHONPATH=f"{tmp}{os.pathsep}{ROOT / 'tests'}")
+                try:
+                    res = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                                          "-o", "addopts=", str(tests)], cwd=tmp, env=env, capture_output=True,
+                                         text=True, timeout=timeout)
+                except subprocess.TimeoutExpired:
+                    res = None
+                    best = {"verdict": "timeout", "notebook": best["notebook"],
+                            "message": f"the unit tests {tests.name} ran past {timeout} s"}
+                if res is not None and res.returncode != 0:
+                    last = [ln for ln in res.stdout.splitlines() if ln.startswith(("FAILED", "ERROR"))]
+                    best = {"verdict": "unit", "notebook": best["notebook"],
+                            "message": (last[0] if last else res.stdout[-200:])[:300]}
+        return {**asdict(m), **best, "seconds": round(time.time() - t0, 1)}
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Main
+# ---------------------------------------------------------------------------------------------
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--modules", default=",".join(DEFAULT_MODULES), help="comma-separated olkit modules")
+    ap.add_argument("--sample", type=int, default=160, help="number of mutants to run")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=240, help="seconds per notebook cell")
+    ap.add_argument("--out", default=str(REPORT))
+    ap.add_argument("--rerun", help="results.json of an earlier run: run its mutants again that no check stopped")
+    args = ap.parse_args(argv)
+    modules = [m.strip() for m in args.modules.split(",") if m.strip()]
+    t0 = time.time()
+    cov = coverage_map(args.jobs, args.timeout)
+    by_module: dict[str, set[int]] = {}
+    for nb, mods in cov.items():
+        for mod, lines in mods.items():
+            by_module.setdefault(mod, set()).update(lines)
+    pool = [c for mod in modules for c in candidates(mod, by_module.get(mod, set()))]
+    rng = random.Random(args.seed)
+    sample = sorted(rng.sample(pool, min(args.sample, len(pool))), key=lambda m: (m.module, m.line, m.index, m.variant))
+    kept: list[dict] = []
+    if args.rerun:
+        earlier = json.loads(Path(args.rerun).read_text())
+        keys = {"module", "line", "kind", "description", "index", "variant"}
+        again = [r for r in earlier if r["verdict"] not in ("check", "guard")]
+        kept = [r for r in earlier if r["verdict"] in ("check", "guard")]
+        sample = [Mutant(**{k: r[k] for k in keys}) for r in again]
+    print(f"[mutants] {len(pool)} candidate mutants on executed lines of {', '.join(modules)}; running {len(sample)}",
+          flush=True)
+
+    def notebooks_for(m: Mutant) -> list[str]:
+        nbs = [nb for nb, mods in cov.items() if m.line in mods.get(m.module, [])]
+        return sorted(nbs, key=lambda nb: sum(len(v) for v in cov[nb].values()))  # the smallest first
+
+    results = list(kept)
+    with ProcessPoolExecutor(max_workers=args.jobs) as ex:
+        futures = {ex.submit(run_mutant, m, notebooks_for(m), args.timeout): m for m in sample}
+        for k, fut in enumerate(as_completed(futures), start=1):
+            r = fut.result()
+            results.append(r)
+            OUT.mkdir(parents=True, exist_ok=True)
+            (OUT / "partial.json").write_text(json.dumps(results, indent=1))  # survives a crash
+            print(f"[mutants] {k}/{len(sample)} {r['module']}:{r['line']} {r['description']}: {r['verdict']}", flush=True)
+    results.sort(key=lambda r: (r["module"], r["line"], r["index"], r["variant"]))
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "results.json").write_text(json.dumps(results, indent=1))
+    write_report(results, len(pool), modules, args, time.time() - t0, len(sample) + len(kept))
+
+
+def load_equivalent() -> dict[str, str]:
+    """module:line:description -> reason, from benchmarks/mutants_equivalent.md (a table)."""
+    eq = {}
+    if EQUIVALENT.exists():
+        for row in EQUIVALENT.read_text().splitlines():
+            # cells are split on unescaped pipes; "\\|" is a pipe inside a cell (the mutation "| -> &")
+            cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row.strip().strip("|"))]
+            if len(cells) >= 4 and cells[0] not in ("module", "---") and not set(cells[0]) <= {"-"}:
+                eq[f"{cells[0]}:{cells[1]}:{cells[2]}"] = cells[3]
+    return eq
+
+
+def write_report(results: list[dict], n_pool: int, modules: list[str], args, seconds: float, n: int = 0) -> None:
+    eq = load_equivalent()
+    for r in results:
+        r["equivalent"] = eq.get(f"{r['module']}:{r['line']}:{r['description']}", "")
+    counts = {v: sum(r["verdict"] == v for r in results) for v in ORDER}
+    n_eq = sum(bool(r["equivalent"]) and r["verdict"] in ("survived", "output") for r in results)
+    non_eq = len(results) - n_eq
+    share = counts["check"] / non_eq if non_eq else float("nan")
+    lines = [
+        "# Mutation testing: how often a proof check stops a broken olkit",
+        "",
+        f"Written by `python3 dev.py mutants` (benchmarks/mutants.py) on {time.strftime('%Y-%m-%d')}: "
+        f"{len(results)} mutants sampled (seed {args.seed}) from {n_pool} candidates on the lines of "
+        f"{', '.join(modules)} that the notebooks execute; {seconds / 60:.1f} minutes with {args.jobs} jobs.",
+        "",
+        "| verdict | mutants | meaning |",
+        "|---|---|---|",
+        f"| check | {counts['check']} | a proof check (ProofStepError) or a notebook assert stopped it |",
+        f"| guard | {counts['guard']} | one of olkit's own checks raised (ValueError, NotRealizableError, FloatingPointError) |",
+        f"| unit | {counts['unit']} | notebooks unaffected or outputs changed, but the module's unit tests fail |",
+        f"| error | {counts['error']} | the notebook crashed with another exception |",
+        f"| timeout | {counts['timeout']} | a cell ran past {args.timeout} s |",
+        f"| output | {counts['output']} | ran through; a stored text output changed (nbval fails) |",
+        f"| survived | {counts['survived']} | ran through with identical text outputs |",
+        "",
+        f"Judged equivalent (cannot change behaviour; reasons in `benchmarks/mutants_equivalent.md`): {n_eq}.",
+        f"**Stopped by a proof check: {counts['check']} of {non_eq} non-equivalent mutants = {100 * share:.1f}%**; "
+        f"by a proof check or one of olkit's explicit checks (guards): {counts['check'] + counts['guard']} = "
+        f"{100 * (counts['check'] + counts['guard']) / max(non_eq, 1):.1f}%; by any check of the test suite "
+        f"(proof checks, guards, unit tests): {counts['check'] + counts['guard'] + counts['unit']} = "
+        f"{100 * (counts['check'] + counts['guard'] + counts['unit']) / max(non_eq, 1):.1f}%.",
+        "",
+        "| module | line | mutation | verdict | notebook | equivalent? | message |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        msg = r["message"].replace("|", "\\|").replace("\n", " ")[:160]
+        desc, eq = r["description"].replace("|", "\\|"), r["equivalent"][:80].replace("|", "\\|")
+        lines.append(f"| {r['module']} | {r['line']} | {desc} | {r['verdict']} | "
+                     f"{Path(r['notebook']).name} | {eq} | {msg} |")
+    Path(args.out).write_text("\n".join(lines) + "\n")
+    print("\n".join(lines[:19]))
+    print(f"[mutants] wrote {args.out}")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    main()

@@ -1,0 +1,321 @@
+"""Floating-point decisions that come out the same on every machine, and a mode that tests it.
+
+Two machines may compute the same dot product with different last bits: BLAS
+kernels and numpy's pairwise sums add in an order that depends on the CPU's
+SIMD width, some CPUs fuse multiply-adds, and exp and log differ by an ulp
+between numpy's SIMD code paths and the C library of the platform.  A learner
+that branches on the sign of a quantity which is exactly zero in exact
+arithmetic (the Ellipsoid's <w_t, x_t> on grid data, a Perceptron score on a
+symmetric sequence), or on the order of two quantities that are exactly tied
+(the deepest cut of an adversary), then plays a different game on another
+machine, and a notebook's stored outputs stop reproducing there.
+
+**The rule olkit follows** (and every chapter with it; see ``CONTRIBUTING.md``):
+
+* where the data live on a grid, decide in exact arithmetic (integers, or
+  :class:`fractions.Fraction`);
+* otherwise decide with an explicit tolerance relative to the scale of the
+  quantity.  :func:`sign` calls a score a tie (0) when |s| <= ``TIE_RTOL`` * scale;
+  for a dot product <w, x> the scale is ||w|| ||x|| (Cauchy-Schwarz), so a tie
+  means that w and x are orthogonal to within about 1e-9 radians.  Rounding
+  errors are of order 1e-16 times the scale, so a quantity that is zero in exact
+  arithmetic is a tie on every machine, and a genuine non-zero score is not one
+  unless it is smaller than a billionth of its scale.  :func:`first_min` picks
+  the first of the near-minimal entries in the same way.
+
+**Perturbation mode.**  With the environment variable ``OLKIT_FP_PERTURB`` set
+to a seed (an integer >= 1) when olkit is imported, or inside
+``with perturbed(seed):``, the kernels below return results that another
+machine could return: dot products and matrix-vector products add their terms
+in another order, with or without fused multiply-adds (both chosen by a hash of
+the operands, so equal inputs still give equal outputs, as on a real machine;
+exact sums stay exact), and ``exp``, ``log``
+and the ``numpy.linalg`` routines a notebook may call move their results by up
+to two ulps (again as a fixed function of their input).  The book's portability
+test (``tests/test_portability.py``) re-executes every notebook in this mode and
+requires every stored output to come out identical: a decision that depends on
+the last bits, or a number printed with too many digits, fails it on a single
+machine.
+"""
+from __future__ import annotations
+
+import math
+import os
+import zlib
+from contextlib import contextmanager
+from typing import Iterator
+
+import numpy as np
+
+__all__ = [
+    "TIE_RTOL",
+    "dot",
+    "first_min",
+    "matmat",
+    "matvec",
+    "perturbed",
+    "perturbing",
+    "quad",
+    "sign",
+    "tie_scale",
+]
+
+#: Relative tolerance under which a score counts as zero (a tie); see the module docstring.
+TIE_RTOL = 1e-9
+
+_SEED = 0  # 0: off; otherwise the perturbation seed
+
+
+def _env_seed() -> int:
+    raw = os.environ.get("OLKIT_FP_PERTURB", "").strip()
+    if not raw or raw == "0":
+        return 0
+    try:
+        seed = int(raw)
+    except ValueError:
+        raise ValueError(f"OLKIT_FP_PERTURB must be an integer seed (0 or unset: off); got {raw!r}") from None
+    if seed < 0:
+        raise ValueError(f"OLKIT_FP_PERTURB must be a non-negative integer; got {seed}")
+    return seed
+
+
+def perturbing() -> bool:
+    """Whether the perturbation mode is on."""
+    return _SEED != 0
+
+
+@contextmanager
+def perturbed(seed: int = 1) -> Iterator[None]:
+    """Turn the perturbation mode on inside the block (kernels only; numpy is patched only by the
+    environment variable, at import)."""
+    global _SEED
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 1:
+        raise ValueError(f"seed must be a positive integer; got {seed!r}")
+    old, _SEED = _SEED, int(seed)
+    try:
+        yield
+    finally:
+        _SEED = old
+
+
+# ---------------------------------------------------------------------------------------------
+# Hash-driven perturbations: a fixed function of the inputs, like a real machine
+# ---------------------------------------------------------------------------------------------
+def _hash(*arrays: np.ndarray) -> int:
+    h = _SEED & 0xFFFFFFFF
+    for a in arrays:
+        h = zlib.crc32(np.ascontiguousarray(a).tobytes(), h)
+    return h
+
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def ulp_jitter(v):
+    """Move every finite non-zero float of ``v`` by -2..+1 ulps, as a fixed function of its bits.
+
+    Exact zeros, infinities, NaN and numbers with few bits (multiples of 1/1024 below 2^40, which
+    every machine computes exactly) are kept; arrays of other dtypes and non-arrays pass through.
+    """
+    if isinstance(v, tuple):
+        return tuple(ulp_jitter(u) for u in v)
+    if isinstance(v, float) and not isinstance(v, np.floating):
+        return float(ulp_jitter(np.float64(v)))
+    a = np.asarray(v)
+    if a.dtype != np.float64:
+        return v
+    bits = a.view(np.int64).astype(np.uint64)
+    with np.errstate(over="ignore"):
+        k = ((bits * _MIX + np.uint64(_SEED)) >> np.uint64(62)).astype(np.int64) - 2  # in {-2, -1, 0, 1}
+    # results that are exactly representable with few bits (integers, halves, ...: exp(0) = 1, log2(8) = 3,
+    # ||(3, 4)|| = 5) come out exact on every machine, so they are kept
+    with np.errstate(invalid="ignore", over="ignore"):
+        scaled = a * 1024.0
+        exact = np.isfinite(scaled) & (scaled == np.round(scaled)) & (np.abs(a) < 2.0**40)
+    ok = np.isfinite(a) & (a != 0) & (np.abs(a) > 1e-300) & ~exact
+    out = np.where(ok, (a.view(np.int64) + np.where(ok, k, 0)).view(np.float64), a)
+    if np.ndim(v) == 0:
+        return type(v)(out) if isinstance(v, np.floating) else out[()]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernels
+# ---------------------------------------------------------------------------------------------
+_SPLIT = 134217729.0  # 2^27 + 1, Veltkamp's splitting constant
+
+
+def _two_product(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """p = fl(a b) and its exact error e = a b - p (Dekker's algorithm; no overflow assumed)."""
+    p = a * b
+    ca, cb = _SPLIT * a, _SPLIT * b
+    ah = ca - (ca - a)
+    al = a - ah
+    bh = cb - (cb - b)
+    bl = b - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return p, e
+
+
+def _sum_rows(A: np.ndarray, x: np.ndarray, key: int) -> np.ndarray:
+    """Row sums of A * x in an order and with an arithmetic chosen by ``key``, as another machine might.
+
+    The terms are added in a permuted order, either rounding every product (a plain loop) or
+    fusing each product with the running sum (a fused multiply-add, as BLAS kernels do on CPUs with
+    FMA): s <- fl(a_i x_i + s).  If every product and partial sum is exact, all choices agree.
+    """
+    rng = np.random.default_rng(key)
+    perm = rng.permutation(x.size)
+    fused = bool(rng.integers(2))
+    A, x = A[:, perm], x[perm]
+    if not fused:
+        return np.cumsum(A * x, axis=1)[:, -1]
+    P, E = _two_product(A, np.broadcast_to(x, A.shape))
+    s = np.zeros(A.shape[0])
+    for i in range(x.size):
+        t = P[:, i] + s
+        bp = t - P[:, i]
+        err = (P[:, i] - (t - bp)) + (s - bp)  # t + err = P_i + s exactly (Knuth's two-sum)
+        s = t + (err + E[:, i])  # ~ fl(P_i + E_i + s) = fma(a_i, x_i, s)
+    return s
+
+
+def dot(a, b) -> float:
+    """<a, b> for two vectors (another summation order and arithmetic in perturbation mode)."""
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    if not _SEED:
+        return float(a @ b)
+    if a.size == 0:
+        return 0.0
+    return float(_sum_rows(a.reshape(1, -1), b.ravel(), _hash(a, b))[0])
+
+
+def matvec(A, x) -> np.ndarray:
+    """A x (another summation order and arithmetic in perturbation mode)."""
+    A = np.asarray(A, dtype=float)
+    x = np.asarray(x, dtype=float)
+    if not _SEED:
+        return A @ x
+    if x.size == 0:
+        return np.zeros(A.shape[0])
+    return _sum_rows(A, x, _hash(A, x))
+
+
+def matmat(A, B) -> np.ndarray:
+    """A B for two matrices (in perturbation mode, each column A b_j as :func:`matvec` computes it)."""
+    A = np.asarray(A, dtype=float)
+    B = np.asarray(B, dtype=float)
+    if not _SEED:
+        return A @ B
+    if A.shape[1] == 0 or B.shape[1] == 0:  # an empty sum, or no columns at all
+        return np.zeros((A.shape[0], B.shape[1]))
+    return np.stack([_sum_rows(A, B[:, j], _hash(A, B[:, j])) for j in range(B.shape[1])], axis=1).reshape(
+        A.shape[0], B.shape[1])
+
+
+def quad(x, A) -> float:
+    """x^T A x (another summation order in perturbation mode)."""
+    return dot(x, matvec(A, x))
+
+
+def tie_scale(w, X) -> np.ndarray | float:
+    """||w|| ||x||, the Cauchy-Schwarz scale of <w, x>, for one x (shape (d,)) or one per row of X."""
+    w = np.asarray(w, dtype=float)
+    X = np.asarray(X, dtype=float)
+    nw = math.sqrt(float(np.add.reduce(w * w, axis=None)))  # np.sum's reduction, without its overhead
+    if X.ndim == 1:
+        return nw * math.sqrt(float(np.add.reduce(X * X, axis=None)))
+    return nw * np.sqrt(np.add.reduce(X * X, axis=1))
+
+
+def sign(s, scale, rtol: float | None = None):
+    """+1, -1, or 0 (a tie) for the score ``s``: 0 when |s| <= rtol * scale (rtol: ``TIE_RTOL``).
+
+    Works elementwise on arrays (returning an int64 array) and on scalars (returning an int).
+    """
+    if np.ndim(s) == 0 and np.ndim(scale) == 0:  # the scalar case, without array overhead (same result)
+        s_f, tol_f = float(s), (TIE_RTOL if rtol is None else rtol) * float(scale)
+        return 1 if s_f > tol_f else -1 if s_f < -tol_f else 0
+    s_arr = np.asarray(s, dtype=float)
+    tol = (TIE_RTOL if rtol is None else rtol) * np.asarray(scale, dtype=float)
+    out = (s_arr > tol).astype(np.int64)
+    out -= s_arr < -tol
+    return int(out) if out.ndim == 0 else out
+
+
+def first_min(v, rtol: float = TIE_RTOL, atol: float = 0.0) -> int:
+    """Index of the first entry of ``v`` within rtol * |min| + atol of the minimum.
+
+    Entries that tie with the minimum in exact arithmetic may differ in their last bits; this
+    picks the first of them whatever the rounding, where ``argmin`` would pick the smallest float.
+    """
+    v = np.asarray(v, dtype=float).ravel()
+    if v.size == 0:
+        raise ValueError("first_min of an empty array")
+    m = float(v.min())
+    return int(np.flatnonzero(v <= m + rtol * abs(m) + atol)[0])
+
+
+# ---------------------------------------------------------------------------------------------
+# Perturbing numpy and math for the notebooks (environment variable only)
+# ---------------------------------------------------------------------------------------------
+_PATCHED: dict = {}
+
+
+class _Perturbed:
+    """A function (or ufunc) whose results move by a few ulps; other attributes (a ufunc's
+    ``outer``, ``reduce``, ``nin``, ...) are the original's."""
+
+    def __init__(self, f):
+        self.__wrapped__ = f
+        self.__name__ = getattr(f, "__name__", "perturbed")
+        self.__doc__ = getattr(f, "__doc__", None)
+
+    def __call__(self, *args, **kwargs):
+        return ulp_jitter(self.__wrapped__(*args, **kwargs))
+
+    def __getattr__(self, name):
+        return getattr(self.__wrapped__, name)
+
+
+def _wrap(f):
+    return _Perturbed(f)
+
+
+def _wrap_result(f, fields):
+    def g(*args, **kwargs):
+        r = f(*args, **kwargs)
+        if not hasattr(r, "_fields"):  # some modes return one array (qr(mode="r"), svd(compute_uv=False))
+            return ulp_jitter(r)
+        vals = [ulp_jitter(getattr(r, k)) if k in fields else getattr(r, k) for k in r._fields]
+        return type(r)(*vals)
+
+    g.__wrapped__ = f
+    g.__name__ = getattr(f, "__name__", "perturbed")
+    return g
+
+
+def _install_numpy_perturbation() -> None:
+    """Patch numpy's and math's transcendental functions and numpy.linalg (perturbation mode only)."""
+    if _PATCHED:
+        return
+    for name in ("exp", "log", "log2", "log10", "log1p", "expm1"):
+        _PATCHED[("np", name)] = getattr(np, name)
+        setattr(np, name, _wrap(getattr(np, name)))
+    for name in ("exp", "log", "log2", "log10", "log1p", "expm1"):
+        _PATCHED[("math", name)] = getattr(math, name)
+        setattr(math, name, _wrap(getattr(math, name)))
+    la = np.linalg
+    for name in ("det", "inv", "solve", "norm", "eigvalsh", "pinv", "lstsq"):
+        _PATCHED[("la", name)] = getattr(la, name)
+        setattr(la, name, _wrap(getattr(la, name)))
+    for name, fields in (("eigh", ("eigenvalues", "eigenvectors")), ("slogdet", ("logabsdet",)),
+                         ("svd", ("U", "S", "Vh")), ("qr", ("Q", "R"))):
+        _PATCHED[("la", name)] = getattr(la, name)
+        setattr(la, name, _wrap_result(getattr(la, name), fields))
+
+
+_SEED = _env_seed()
+if _SEED:
+    _install_numpy_perturbation()

@@ -1,0 +1,119 @@
+"""olkit.fp: tie-tolerant decisions, the perturbation mode, and learners whose games do not depend
+on the last bits of their arithmetic."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import olkit
+from olkit import fp
+from olkit.ellipsoid import Ellipsoid, realizable_grid_sequence
+
+
+def test_sign_with_a_tolerance_relative_to_the_scale():
+    assert fp.sign(1e-17, 1.0) == 0 and fp.sign(-1e-17, 1.0) == 0 and fp.sign(0.0, 0.0) == 0
+    assert fp.sign(2e-9, 1.0) == 1 and fp.sign(-2e-9, 1.0) == -1
+    assert fp.sign(1e-12, 1e-6) == 1  # relative: a small scale makes a small score significant
+    np.testing.assert_array_equal(fp.sign(np.array([1.0, -1.0, 1e-20]), np.ones(3)), [1, -1, 0])
+    assert fp.sign(1e-17, 1.0, rtol=0) == 1  # rtol = 0 is the plain sign
+
+
+def test_first_min_picks_the_first_of_near_ties():
+    v = np.array([3.0, 1.0 + 1e-15, 1.0, 2.0])
+    assert int(np.argmin(v)) == 2 and fp.first_min(v) == 1
+    assert fp.first_min([0.0, 1e-13, 0.5], atol=1e-12) == 0
+    assert fp.first_min([1e-13, 0.0], atol=1e-12) == 0
+    with pytest.raises(ValueError, match="empty"):
+        fp.first_min([])
+
+
+def test_perturbed_kernels_keep_exact_sums_exact_and_move_inexact_ones():
+    rng = np.random.default_rng(0)
+    A = rng.integers(-50, 50, size=(40, 7)).astype(float)
+    x = rng.integers(-50, 50, size=7).astype(float)
+    exact = A @ x
+    with fp.perturbed(3):
+        np.testing.assert_array_equal(fp.matvec(A, x), exact)  # integers: every order is exact
+        assert fp.dot(A[0], x) == exact[0]
+        # a cancelling sum of inexact terms comes out with other last bits for some operands
+        moved = {fp.dot(np.array([0.1, 0.2, -0.3, s]), np.ones(4)) - s for s in np.linspace(1, 2, 50)}
+        # and the same operands always give the same result, as on a real machine
+        a, b = rng.standard_normal(9), rng.standard_normal(9)
+        assert fp.dot(a, b) == fp.dot(a.copy(), b.copy())
+    assert len(moved) > 1
+    assert not fp.perturbing()
+    with pytest.raises(ValueError, match="seed"):
+        with fp.perturbed(0):
+            pass
+
+
+def test_ulp_jitter_moves_inexact_values_by_a_few_ulps_only():
+    v = np.array([math.pi, -math.e, 1e-3, 0.0, 3.0, 0.5, np.inf])
+    with fp.perturbed(5):
+        j = fp.ulp_jitter(v)
+    ulps = np.abs(j[:3] - v[:3]) / np.spacing(np.abs(v[:3]))
+    assert np.all(ulps <= 2)
+    np.testing.assert_array_equal(j[3:], v[3:])  # zero, numbers with few bits and inf are kept
+
+
+def _trace_key(tr):
+    return tr.yhat.tolist(), tr.state["updates"].tolist()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(1, 4), d=st.integers(2, 4))
+def test_ellipsoid_game_does_not_depend_on_the_last_bits(seed, n, d):
+    """On grid data <w_t, x_t> is often 0 in exact arithmetic; the game must not depend on rounding:
+    the same under another summation order, and with every instance moved by a few ulps."""
+    X, y, _ = realizable_grid_sequence(n, d, 60, np.random.default_rng(seed))
+    base = _trace_key(olkit.run(Ellipsoid(d), X, y))
+    with fp.perturbed(1 + seed % 7):
+        assert _trace_key(olkit.run(Ellipsoid(d), X, y)) == base
+        assert _trace_key(olkit.run(Ellipsoid(d), fp.ulp_jitter(X), y)) == base
+
+
+def test_without_the_tie_tolerance_the_ellipsoid_game_depends_on_rounding(monkeypatch):
+    """The test above can fail: with the plain sign (TIE_RTOL = 0) some grid run plays differently
+    under another summation order."""
+    monkeypatch.setattr(fp, "TIE_RTOL", 0.0)
+    differs = 0
+    for seed in range(40):
+        X, y, _ = realizable_grid_sequence(3, 3, 80, np.random.default_rng(seed))
+        base = _trace_key(olkit.run(Ellipsoid(3), X, y))
+        with fp.perturbed(1 + seed % 5):
+            differs += _trace_key(olkit.run(Ellipsoid(3), X, y)) != base
+    assert differs > 0
+
+
+def zigzag(gamma, T):
+    s = math.sqrt(1 - gamma**2)
+    X = np.zeros((T, 2))
+    X[:, 0] = gamma
+    X[0, 1] = s / 2
+    X[1:, 1] = s * np.where(np.arange(1, T) % 2 == 1, -1, 1)
+    return X, np.ones(T, dtype=np.int64)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(1, 10**6))
+def test_perceptron_on_the_zigzag_counts_the_exact_tie(seed):
+    """gamma = 0.2: after 12 updates the score is exactly 0; the 13th update happens on every machine."""
+    X, y = zigzag(0.2, 50)
+    with fp.perturbed(seed):
+        tr = olkit.run(olkit.Perceptron(2), fp.ulp_jitter(X), y)
+    assert tr.state["updates"][-1] == 13
+    assert tr.details["tie"][12]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("m, k, n", [(3, 4, 0), (3, 0, 2), (0, 4, 2), (3, 4, 2)])
+def test_matmat_shapes_including_empty_ones(seed, m, k, n):
+    """A B has shape (m, n) in every mode, also with no columns (a kernel Perceptron before its first
+    update: no support vectors) or an empty inner dimension."""
+    rng = np.random.default_rng(seed)
+    A, B = rng.standard_normal((m, k)), rng.standard_normal((k, n))
+    with fp.perturbed(seed):
+        out = fp.matmat(A, B)
+    assert out.shape == (m, n) and np.allclose(out, A @ B, rtol=1e-12, atol=1e-12)

@@ -1,0 +1,372 @@
+"""Online convex optimization (olkit/oco.py): projections against a convex solver, subgradients, the
+regret bounds as properties of random runs, EG = Hedge, the doubling trick, the Perceptron as OGD,
+the best fixed point in hindsight, and bad input."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import olkit
+from olkit import oco
+
+cp = pytest.importorskip("cvxpy")
+
+
+# ---------------------------------------------------------------------------------------------
+# Projections
+# ---------------------------------------------------------------------------------------------
+def cvxpy_projection(K, z):
+    w = cp.Variable(K.d)
+    if isinstance(K, oco.Ball):
+        cons = [cp.norm(w, 2) <= K.B]
+    elif isinstance(K, oco.Box):
+        cons = [w >= K.lo, w <= K.hi]
+    else:
+        cons = [w >= 0, cp.sum(w) == 1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "solution may be inaccurate": compared with a tolerance below
+        cp.Problem(cp.Minimize(cp.sum_squares(w - z)), cons).solve(
+            solver="CLARABEL", tol_gap_abs=1e-12, tol_gap_rel=1e-12, tol_feas=1e-12
+        )
+    return np.asarray(w.value)
+
+
+SETS = [oco.Ball(4, 1.5), oco.Box(4, [-1.0, 0.0, -2.0, 0.5], [1.0, 3.0, -1.0, 2.0]), oco.Simplex(4), oco.Simplex(7)]
+
+
+@pytest.mark.parametrize("K", SETS, ids=repr)
+def test_projection_matches_a_convex_solver(K):
+    rng = np.random.default_rng(1)
+    Z = np.vstack([3 * rng.standard_normal((12, K.d)), np.round(2 * rng.standard_normal((6, K.d))),
+                   np.zeros((1, K.d)), np.full((1, K.d), 0.3)])
+    for z in Z:
+        p = K.project(z)
+        q = cvxpy_projection(K, z)
+        assert K.distance(p) <= 1e-12
+        # an interior-point solver is accurate to ~1e-6 at points on the boundary: agree to that, be at
+        # least as close to z, and satisfy the optimality condition <z - p, u - p> <= 0 for all u in K
+        # exactly (the largest <z - p, u> over K is a closed form, K.min_linear)
+        assert np.abs(p - q).max() <= 1e-5, (z, p, q)
+        assert ((p - z) ** 2).sum() <= ((q - z) ** 2).sum() + 1e-9
+        assert (z - p) @ (K.min_linear(p - z, 1.0) - p) <= 1e-12
+
+
+def test_projection_is_the_identity_inside_and_idempotent():
+    rng = np.random.default_rng(2)
+    for K in SETS:
+        for z in 4 * rng.standard_normal((20, K.d)):
+            p = K.project(z)
+            assert np.allclose(K.project(p), p, atol=1e-14)
+
+
+def test_ball_and_box_projection_formulas():
+    assert np.allclose(oco.Ball(2, 2.0).project([3.0, 4.0]), [1.2, 1.6], rtol=0, atol=1e-15)
+    assert oco.Ball(2, 5.0).project([3.0, 4.0]).tolist() == [3.0, 4.0]  # on the sphere: unchanged
+    assert oco.Box(3, -1.0, 1.0).project([-2.0, 0.5, 7.0]).tolist() == [-1.0, 0.5, 1.0]
+    assert oco.Space(2).project([5.0, -7.0]).tolist() == [5.0, -7.0]
+
+
+@given(st.lists(st.integers(-3, 3), min_size=2, max_size=9), st.randoms(use_true_random=False))
+@settings(max_examples=80, deadline=None)
+def test_simplex_projection_does_not_depend_on_the_order_of_tied_entries(vals, rnd):
+    """Integer points are full of ties; permuting z permutes the projection, bit for bit."""
+    z = np.array(vals, dtype=float) / 2
+    K = oco.Simplex(len(z))
+    perm = list(range(len(z)))
+    rnd.shuffle(perm)
+    p = K.project(z)
+    assert np.array_equal(K.project(z[perm]), p[perm])
+    assert abs(p.sum() - 1) <= 1e-12 and p.min() >= 0
+
+
+def test_simplex_projection_at_a_tie_of_the_threshold_test():
+    # u = (1, 0, 0): theta_1 = 0 and u_2 = theta_2 = 0 exactly; either rho gives the vertex e_1
+    assert oco.Simplex(3).project([1.0, 0.0, 0.0]).tolist() == [1.0, 0.0, 0.0]
+    assert oco.Simplex(3).project([2.0, 1.0, 1.0]).tolist() == [1.0, 0.0, 0.0]
+    assert oco.Simplex(2).project([0.5, 0.5]).tolist() == [0.5, 0.5]
+
+
+def test_min_linear_is_the_minimum_over_the_set():
+    rng = np.random.default_rng(3)
+    for K in SETS:
+        U = np.array([K.project(z) for z in 3 * rng.standard_normal((400, K.d))])
+        for g in rng.standard_normal((10, K.d)):
+            u = K.min_linear(g, 1.0)
+            assert K.distance(u) <= 1e-12
+            assert g @ u <= (U @ g).min() + 1e-12
+    assert oco.Ball(3, 2.0).min_linear(np.zeros(3), 1.0).tolist() == [0.0, 0.0, 0.0]
+    assert oco.Simplex(3).min_linear([1.0, 0.0, 0.0], 1.0).tolist() == [0.0, 1.0, 0.0]  # first of the tie
+    assert oco.Box(2, -1.0, 3.0).min_linear([0.0, 1.0], 1.0).tolist() == [1.0, -1.0]  # midpoint on g_i = 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Losses
+# ---------------------------------------------------------------------------------------------
+def random_losses(kind, T, d, rng, grid=False):
+    X = rng.integers(-1, 2, (T, d)).astype(float) if grid else rng.standard_normal((T, d))
+    y = np.where(rng.uniform(size=T) < 0.5, -1.0, 1.0)
+    if kind == "linear":
+        return [oco.Linear(x) for x in X]
+    if kind == "quadratic":
+        return [oco.Quadratic(x, 0.5) for x in X]
+    if kind == "regularized hinge":
+        return [oco.Regularized(f, 0.3) for f in oco.Hinge.sequence(X, y)]
+    cls = {"hinge": oco.Hinge, "logistic": oco.Logistic, "squared": oco.Squared, "absolute": oco.Absolute}[kind]
+    return cls.sequence(X, y if kind != "squared" else rng.standard_normal(T))
+
+
+KINDS = ["linear", "hinge", "logistic", "squared", "absolute", "quadratic", "regularized hinge"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_subgradient_inequality(kind):
+    """f(u) >= f(w) + <v, u - w> (+ lam/2 |u - w|^2 for the strongly convex ones), also at kinks."""
+    rng = np.random.default_rng(4)
+    for grid in (False, True):
+        for f in random_losses(kind, 30, 3, rng, grid=grid):
+            W = np.round(2 * rng.standard_normal((10, 3))) / 2 if grid else rng.standard_normal((10, 3))
+            for w in W:
+                v = f.subgradient(w)
+                for u in rng.standard_normal((10, 3)):
+                    lhs = f.value(u)
+                    rhs = f.value(w) + v @ (u - w) + f.lam / 2 * ((u - w) ** 2).sum()
+                    assert lhs >= rhs - 1e-9
+
+
+def test_kink_rules_take_the_least_norm_subgradient():
+    h = oco.Hinge([1.0, 0.0], 1)
+    assert h.subgradient([1.0, 5.0]).tolist() == [0.0, 0.0]  # margin exactly 1
+    assert h.subgradient([0.5, 0.0]).tolist() == [-1.0, -0.0]
+    assert h.subgradient([1.0 + 1e-13, 0.0]).tolist() == [0.0, 0.0]  # within the tie tolerance: the kink
+    a = oco.Absolute([1.0, 2.0], 3.0)
+    assert a.subgradient([1.0, 1.0]).tolist() == [0.0, 0.0]
+    assert a.subgradient([2.0, 1.0]).tolist() == [1.0, 2.0]
+    assert a.subgradient([0.0, 1.0]).tolist() == [-1.0, -2.0]
+
+
+def test_loss_values():
+    w = np.array([0.5, -1.0])
+    x = np.array([2.0, 1.0])
+    assert oco.Linear(x).value(w) == 0.0
+    assert oco.Hinge(x, -1).value(w) == 1.0
+    assert oco.Squared(x, 1.0).value(w) == 0.5
+    assert oco.Absolute(x, 1.0).value(w) == 1.0
+    assert math.isclose(oco.Logistic(x, 1).value(w), math.log(2))
+    assert oco.Quadratic([0.5, 0.0], 2.0).value(w) == 1.0
+    assert oco.Regularized(oco.Linear(x), 2.0).value(w) == 1.25
+    assert np.allclose(oco.Logistic(x, 1).subgradient(w), -0.5 * x)
+
+
+def test_perceptron_loss_is_zero_on_correct_rounds():
+    x = np.array([1.0, 1.0])
+    right = oco.PerceptronLoss(x, 1, [1.0, 0.0])
+    wrong = oco.PerceptronLoss(x, -1, [1.0, 0.0])
+    tie = oco.PerceptronLoss(x, 1, [1.0, -1.0])  # score 0: an error, as for the Perceptron
+    assert not right.erred and right.value([-5.0, 0.0]) == 0.0 and not right.subgradient([0.0, 0.0]).any()
+    assert wrong.erred and wrong.value([0.0, 0.0]) == 1.0 and wrong.subgradient([0.0, 0.0]).tolist() == [1.0, 1.0]
+    assert tie.erred
+
+
+# ---------------------------------------------------------------------------------------------
+# Regret bounds as properties of random runs
+# ---------------------------------------------------------------------------------------------
+def random_set(rng, d):
+    k = rng.integers(3)
+    if k == 0:
+        return oco.Ball(d, float(rng.uniform(0.2, 3)))
+    if k == 1:
+        lo = rng.uniform(-2, 0, d)
+        return oco.Box(d, lo, lo + rng.uniform(0.1, 2, d))
+    return oco.Simplex(d)
+
+
+def random_member(K, rng):
+    return K.project(3 * rng.standard_normal(K.d))
+
+
+@given(st.integers(0, 10**6), st.sampled_from(KINDS[:5]), st.floats(1e-3, 3.0))
+@settings(max_examples=60, deadline=None)
+def test_ogd_regret_bound_on_random_convex_losses(seed, kind, eta):
+    rng = np.random.default_rng(seed)
+    d = int(rng.integers(1, 5))
+    K = random_set(rng, d)
+    losses = random_losses(kind, int(rng.integers(1, 40)), d, rng, grid=bool(rng.integers(2)))
+    tr = oco.play(oco.OGD(K, eta), losses)
+    assert tr.w.shape == (len(losses) + 1, d) and K.distance(tr.w[-1]) <= 1e-12
+    assert np.allclose(tr.record["z"], tr.w[:-1] - eta * tr.v)
+    for _ in range(5):
+        u = random_member(K, rng)
+        bound = ((u - tr.w[0]) ** 2).sum() / (2 * eta) + eta / 2 * tr.v_sq.sum()
+        assert oco.regret(tr, u, K) <= bound + 1e-9
+
+
+@given(st.integers(0, 10**6))
+@settings(max_examples=30, deadline=None)
+def test_anytime_and_strongly_convex_bounds(seed):
+    rng = np.random.default_rng(seed)
+    d, T = 3, int(rng.integers(1, 60))
+    B, rho = float(rng.uniform(0.5, 2)), 1.0
+    K = oco.Ball(d, B)
+    G = rng.standard_normal((T, d))
+    G /= np.linalg.norm(G, axis=1, keepdims=True)
+    tr = oco.play(oco.OGD(K, oco.anytime(B, rho)), [oco.Linear(g) for g in G])
+    assert np.allclose(tr.record["eta"], B / (rho * np.sqrt(np.arange(1, T + 1))))
+    u, _ = oco.best_fixed(tr.losses, K)
+    assert oco.regret(tr, u, K) <= 3 * B * rho * math.sqrt(T) + 1e-9
+    lam = float(rng.uniform(0.1, 1))
+    quad = [oco.Quadratic(c, lam) for c in rng.standard_normal((T, d))]
+    tr = oco.play(oco.OGD(K, oco.strongly_convex(lam)), quad)
+    assert np.allclose(tr.record["eta"], 1 / (lam * np.arange(1, T + 1)))
+    u = K.project(np.mean([f.c for f in quad], axis=0))  # the best point in hindsight
+    G2 = tr.v_sq.max()
+    assert oco.regret(tr, u, K) <= G2 * (1 + math.log(T)) / (2 * lam) + 1e-9
+
+
+def test_eg_is_hedge_and_obeys_its_bound():
+    rng = np.random.default_rng(5)
+    T, d, eta = 300, 6, 0.2
+    G = rng.uniform(0, 1, (T, d))
+    tr = oco.play(oco.EG(d, eta), [oco.Linear(g) for g in G])
+    L = np.vstack([np.zeros(d), np.cumsum(G, axis=0)])
+    H = np.exp(-eta * (L - L.min(axis=1, keepdims=True)))
+    assert np.abs(tr.w - H / H.sum(axis=1, keepdims=True)).max() <= 1e-12
+    assert tr.loss.sum() - L[-1].min() <= math.log(d) / eta + eta * T / 8
+    assert np.allclose(tr.record["logZ"], np.log((tr.w[:-1] * np.exp(-eta * G)).sum(axis=1)))
+
+
+def test_doubling_blocks_restarts_and_bound():
+    K = oco.Ball(3, 1.0)
+    rng = np.random.default_rng(6)
+    T = 100
+    G = rng.standard_normal((T, 3))
+    G /= np.linalg.norm(G, axis=1, keepdims=True)
+    tr = oco.play(oco.Doubling(lambda n: oco.OGD(K, 1 / math.sqrt(n))), [oco.Linear(g) for g in G])
+    t = np.arange(1, T + 1)
+    m = np.floor(np.log2(t)).astype(int)
+    assert tr.record["block"].tolist() == m.tolist()
+    assert np.allclose(tr.record["eta"], 1 / np.sqrt(2.0**m))
+    assert tr.record["restart"].tolist() == ((t + 1) == 2 ** (m + 1)).tolist()
+    assert not tr.w[np.flatnonzero(t == 2**m)].any()  # every block starts at 0
+    u, _ = oco.best_fixed(tr.losses, K)
+    assert oco.regret(tr, u, K) <= (2 + math.sqrt(2)) * math.sqrt(T)
+
+
+def test_ogd_on_the_perceptron_surrogate_is_the_perceptron():
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((200, 4))
+    y = np.where(X @ [1.0, -1.0, 0.0, 0.5] > 0, 1, -1)
+    pt = olkit.run(olkit.Perceptron(4), list(X), y)
+    tr = oco.play(oco.OGD(oco.Space(4), 1.0), lambda t, w: oco.PerceptronLoss(X[t - 1], y[t - 1], w), T=200)
+    assert np.array_equal(tr.w, pt.state["w"])
+    assert [f.erred for f in tr.losses] == np.diff(pt.state["updates"]).astype(bool).tolist()
+
+
+def test_best_fixed_closed_forms_and_solver():
+    rng = np.random.default_rng(8)
+    G = rng.standard_normal((20, 3))
+    lin = [oco.Linear(g) for g in G]
+    u, gap = oco.best_fixed(lin, oco.Ball(3, 2.0))
+    assert np.allclose(u, -2 * G.sum(0) / np.linalg.norm(G.sum(0))) and abs(gap) <= 1e-9
+    u, _ = oco.best_fixed(lin, oco.Simplex(3))
+    assert u.tolist() == np.eye(3)[np.argmin(G.sum(0))].tolist()
+    u, _ = oco.best_fixed(lin, oco.Box(3, -1.0, 2.0))
+    assert u.tolist() == np.where(G.sum(0) > 0, -1.0, 2.0).tolist()
+    X = rng.standard_normal((60, 3))
+    y = np.where(X[:, 0] + rng.normal(0, 1, 60) > 0, 1.0, -1.0)
+    for K in (oco.Ball(3, 0.5), oco.Box(3, -0.3, 0.4), oco.Simplex(3)):
+        losses = oco.Logistic.sequence(X, y)
+        u, gap = oco.best_fixed(losses, K)
+        assert K.distance(u) <= 1e-12 and -1e-9 <= gap <= 1e-6
+        F = sum(f.value(u) for f in losses)
+        for _ in range(50):  # no point of K does better than the certificate allows
+            v = random_member(K, rng)
+            assert sum(f.value(v) for f in losses) >= F - gap - 1e-9
+
+
+def test_fw_gap_treats_a_total_subgradient_of_norm_within_the_tie_width_as_zero():
+    """The tie width of fw_gap is 1e-9 (sum_t ||v_t|| + 1): a total subgradient of norm 1e-9 is 0 up to
+    rounding, so every point of the ball is a minimizer of <G, .> and the centre's gap is 0 (not B ||G||)."""
+    K = oco.Ball(2, 1.0)
+    assert oco.fw_gap([oco.Linear([1e-9, 0.0])], K, [0.0, 0.0]) == 0.0
+    assert oco.fw_gap([oco.Linear([1e-6, 0.0])], K, [0.0, 0.0]) == pytest.approx(1e-6, rel=1e-12)
+
+
+def test_play_without_points_keeps_the_sums():
+    rng = np.random.default_rng(9)
+    losses = random_losses("hinge", 50, 4, rng)
+    full = oco.play(oco.OGD(oco.Ball(4, 1.0), 0.1), losses)
+    lean = oco.play(oco.OGD(oco.Ball(4, 1.0), 0.1), losses, keep_points=False)
+    assert lean.w.shape == (2, 4) and lean.v is None and "z" not in lean.record
+    assert np.array_equal(lean.w[-1], full.w[-1]) and np.array_equal(lean.loss, full.loss)
+    assert np.allclose(lean.v_sq, (full.v**2).sum(axis=1))
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input: clear errors that name the argument
+# ---------------------------------------------------------------------------------------------
+def test_bad_input_names_the_argument():
+    K = oco.Ball(3, 1.0)
+    with pytest.raises(ValueError, match="eta"):
+        oco.OGD(K, 0.0)
+    with pytest.raises(ValueError, match="eta"):
+        oco.OGD(K, -1.0)
+    with pytest.raises(ValueError, match="eta"):
+        oco.OGD(K, float("nan"))
+    with pytest.raises(ValueError, match="eta"):
+        oco.EG(3, 0)
+    with pytest.raises(ValueError, match="eta_1"):
+        oco.OGD(K, lambda t: 0.0).update(np.ones(3))
+    with pytest.raises(ValueError, match="B"):
+        oco.Ball(3, 0.0)
+    with pytest.raises(ValueError, match="B"):
+        oco.Ball(3, -2.0)
+    with pytest.raises(ValueError, match="B"):
+        oco.anytime(0.0, 1.0)
+    with pytest.raises(ValueError, match="rho"):
+        oco.anytime(1.0, -1.0)
+    with pytest.raises(ValueError, match="lam"):
+        oco.strongly_convex(0.0)
+    with pytest.raises(ValueError, match="d must"):
+        oco.Simplex(0)
+    with pytest.raises(ValueError, match="lo and hi"):
+        oco.Box(2, 1.0, 1.0)
+    # a point of the wrong dimension
+    with pytest.raises(ValueError, match="v must have shape"):
+        oco.OGD(K, 0.1).update(np.ones(2))
+    with pytest.raises(ValueError, match="z must have shape"):
+        K.project(np.ones(4))
+    with pytest.raises(ValueError, match="w must have shape"):
+        oco.Hinge(np.ones(3), 1).value(np.ones(2))
+    with pytest.raises(ValueError, match="w1"):
+        oco.OGD(K, 0.1, w1=[2.0, 0.0, 0.0])  # outside the ball
+    with pytest.raises(ValueError, match="dimension"):
+        oco.play(oco.OGD(K, 0.1), [oco.Linear(np.ones(2))])
+    # non-finite data and loss values
+    with pytest.raises(ValueError, match="x must be finite"):
+        oco.Hinge([1.0, float("nan")], 1)
+    with pytest.raises(ValueError, match="y must be"):
+        oco.Squared([1.0], float("inf"))
+    with pytest.raises(ValueError, match="X and Y must be finite"):
+        oco.Hinge.sequence([[1.0, float("inf")]], [1])
+
+    class Broken(oco.Linear):
+        def _value(self, w):
+            return float("nan")
+
+    with pytest.raises(ValueError, match="round 1: the loss value"):
+        oco.play(oco.OGD(K, 0.1), [Broken(np.ones(3))])
+    # a comparator outside the set
+    tr = oco.play(oco.OGD(K, 0.1), [oco.Linear(np.ones(3))])
+    with pytest.raises(ValueError, match="u is not in"):
+        oco.regret(tr, [1.0, 1.0, 0.0], K)
+    with pytest.raises(ValueError, match="u must have shape"):
+        oco.regret(tr, [0.0, 0.0], K)
+    with pytest.raises(ValueError, match="losses"):
+        oco.best_fixed([], K)
+    with pytest.raises(ValueError, match="T is needed"):
+        oco.play(oco.OGD(K, 0.1), lambda t, w: oco.Linear(np.ones(3)))
+    with pytest.raises(ValueError, match="K must be"):
+        oco.OGD("ball", 0.1)

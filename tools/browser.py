@@ -1,0 +1,600 @@
+"""The built HTML book, checked in a real browser: Debian's Chromium, driven by Playwright for Python.
+
+Every check is a function of a served folder or of a page loaded from one, so the same checks run on
+the real build (``tests/test_browser.py``) and on a copy broken on purpose (the tests that show the
+checks can fail).  Nothing is downloaded: Chromium is the system's (``/usr/bin/chromium``), MathJax and
+axe-core come from the npm packages pinned in ``tools/package.json`` and installed into ``.cache/npm``
+by ``python3 dev.py assets``; the MathJax that the pages load from a CDN is answered from that local
+copy (``page.route``), and every other request that leaves the local server is refused and reported.
+
+    python -m tools.browser [HTML_DIR]    # check every page, screenshots, accessibility report
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import html.parser
+import http.server
+import json
+import os
+import re
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+NODE_MODULES = ROOT / ".cache" / "npm" / "node_modules"
+MATHJAX_DIR = NODE_MODULES / "mathjax"
+AXE_JS = NODE_MODULES / "axe-core" / "axe.min.js"
+CHROMIUM = Path(os.environ.get("OLKIT_CHROMIUM", "/usr/bin/chromium"))
+# This machine reaches package registries only: no background connections, no QUIC, no sync.
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-default-apps",
+    "--disable-extensions",
+]
+MATHJAX_CDN = re.compile(r"^https://cdn\.jsdelivr\.net/npm/mathjax@3/(?P<path>[^?#]*)")
+INSTALL_HINT = (
+    "install Debian's Chromium (apt-get install chromium) and the npm assets "
+    "(python3 dev.py assets: MathJax 3 and axe-core, pinned in tools/package.json)"
+)
+VIEWPORT = {"width": 1280, "height": 900}
+# Requests that may leave the local server: they are refused (this machine has no network) and do
+# not fail the check.  Each with the reason.
+EXTERNAL_ALLOWED: list[tuple[str, str]] = [
+    (r"^https://cdnjs\.cloudflare\.com/ajax/libs/require\.js/",
+     "myst-nb loads require.js for the saved ipywidgets; pinned by a sub-resource hash of cdnjs's "
+     "minified build, which no npm package ships byte for byte. Offline, the widget area stays empty."),
+    (r"^https://cdn\.jsdelivr\.net/npm/@jupyter-widgets/html-manager@",
+     "myst-nb's renderer of the saved ipywidgets (sections 1.4 and 2.1); the static figures above the "
+     "widgets show the same panels."),
+]
+
+# axe-core rules of impact "serious" or "critical" that the theme (sphinx-book-theme 1.3 /
+# pydata-sphinx-theme 0.17) or a Sphinx extension produces and that our configuration, content or
+# CSS cannot reasonably fix.  Each entry: rule id, a regular expression that every offending
+# element's selector must match, and the reason.  Anything else that is serious or critical fails.
+AXE_ALLOWED: list[tuple[str, str, str]] = []
+
+
+def missing() -> list[str]:
+    """What the browser checks need and this machine lacks, each with how to install it."""
+    out = []
+    if not CHROMIUM.exists():
+        out.append(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    for path in (MATHJAX_DIR / "es5" / "tex-mml-chtml.js", AXE_JS):
+        if not path.exists():
+            out.append(f"no {path.relative_to(ROOT)} (python3 dev.py assets)")
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        out.append("no Playwright for Python (python3 dev.py setup installs requirements.lock)")
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Serving a folder and driving the browser
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # no access log on the test output
+        pass
+
+
+@contextlib.contextmanager
+def serve(folder: Path):
+    """Serve ``folder`` on 127.0.0.1 (a free port) in a background thread; yield the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@contextlib.contextmanager
+def chromium():
+    """The system Chromium, headless, under Playwright; yields a Browser."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@dataclass
+class PageLog:
+    """What a page did while it loaded: console errors, uncaught exceptions, failed requests."""
+
+    url: str
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    failed_local: list[str] = field(default_factory=list)
+    external: list[str] = field(default_factory=list)
+    external_allowed: list[str] = field(default_factory=list)
+
+    def problems(self) -> list[str]:
+        return (
+            [f"console error: {m}" for m in self.console_errors]
+            + [f"page error: {m}" for m in self.page_errors]
+            + [f"failed request: {m}" for m in self.failed_local]
+            + [f"request leaves the local server (refused): {u}" for u in self.external]
+        )
+
+
+def new_context(browser, base: str, sink: dict | None = None):
+    """A browser context whose requests stay local: the MathJax CDN is answered from .cache/npm, any
+    other request that leaves ``base`` is refused and noted in the PageLog of its page in ``sink``
+    (filled by ``open_page``)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    sink = sink if sink is not None else {}
+
+    def route(route) -> None:
+        url = route.request.url
+        if url.startswith(base) or url.startswith("data:") or url.startswith("blob:"):
+            route.continue_()
+            return
+        m = MATHJAX_CDN.match(url)
+        if m:
+            path = MATHJAX_DIR / m["path"]
+            if path.is_file() and MATHJAX_DIR in path.resolve().parents:
+                route.fulfill(path=str(path))
+                return
+        log = sink.get(route.request.frame.page) if route.request.frame else None
+        if log is not None:
+            if any(re.search(pat, url) for pat, _ in EXTERNAL_ALLOWED):
+                log.external_allowed.append(url)
+            else:
+                log.external.append(url)
+        route.abort()
+
+    context.route("**/*", route)
+    return context
+
+
+def open_page(context, url: str, base: str, sink: dict | None = None):
+    """Load ``url`` in a new page; return (page, PageLog) once MathJax has typeset (if it is used).
+    ``sink``: the dict given to ``new_context``, so that refused requests reach this page's log."""
+    page = context.new_page()
+    log = PageLog(url)
+    if sink is not None:
+        sink[page] = log
+
+    def on_console(msg) -> None:
+        if msg.type == "error":
+            loc = msg.location or {}
+            where = f" ({loc.get('url', '')}:{loc.get('lineNumber', '')})" if loc.get("url") else ""
+            text = msg.text
+            # a request that we refused on purpose is reported once, as 'leaves the local server'
+            if "net::ERR_FAILED" in text and loc.get("url") in log.external + log.external_allowed:
+                return
+            log.console_errors.append(text + where)
+
+    def on_request_failed(request) -> None:
+        if request.url.startswith(base):
+            log.failed_local.append(f"{request.url[len(base) - 1:]}: {request.failure}")
+
+    def on_response(response) -> None:
+        if response.url.startswith(base) and response.status >= 400:
+            log.failed_local.append(f"{response.url[len(base) - 1:]}: HTTP {response.status}")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda err: log.page_errors.append(str(err)))
+    page.on("requestfailed", on_request_failed)
+    page.on("response", on_response)
+    page.goto(url, wait_until="load")
+    wait_for_mathjax(page)
+    return page, log
+
+
+def wait_for_mathjax(page, timeout_ms: int = 60_000) -> bool:
+    """Wait until MathJax has finished its first typeset; False if the page does not load MathJax."""
+    if not page.evaluate("() => !!document.querySelector('script[src*=\"mathjax\"]')"):
+        return False
+    page.wait_for_function(
+        "() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=timeout_ms
+    )
+    page.evaluate("() => MathJax.startup.promise.then(() => true)")
+    return True
+
+
+def html_pages(folder: Path) -> list[str]:
+    """Every page of a built book, as paths relative to ``folder``."""
+    skip = ("_static", "_sources", "_images", "_downloads")
+    return sorted(
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*.html")
+        if not p.relative_to(folder).parts[0] in skip
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# The checks.  Each returns a list of problems (strings); empty means the check passed.
+
+_MATH_JS = r"""
+() => {
+  const problems = [];
+  const short = s => s.replace(/\s+/g, ' ').trim().slice(0, 100);
+  document.querySelectorAll('.math').forEach(el => {
+    if (!el.querySelector('mjx-container')) problems.push('math not typeset: ' + short(el.textContent));
+  });
+  document.querySelectorAll('mjx-merror').forEach(el => {
+    problems.push('MathJax error: ' + short(el.getAttribute('data-mjx-error') || el.textContent));
+  });
+  if (window.MathJax && MathJax.startup && MathJax.startup.document && MathJax.startup.toMML) {
+    for (const item of MathJax.startup.document.math) {
+      const mml = MathJax.startup.toMML(item.root);
+      if (/<merror/.test(mml)) problems.push('MathJax error in: ' + short(item.math));
+      // MathJax's 'noundefined' package typesets an unknown macro as red text instead of an error
+      const undef = mml.match(/<mtext[^>]*mathcolor="red"[^>]*>\s*(\\[A-Za-z]+)/);
+      if (undef) problems.push('undefined control sequence ' + undef[1] + ' in: ' + short(item.math));
+    }
+  }
+  if (document.body.innerText.includes('Math input error')) problems.push('"Math input error" on the page');
+  // TeX that MathJax never saw: delimiters left in visible text outside code
+  const skip = 'script,style,pre,code,textarea,mjx-container,.highlight,.MathJax';
+  const tex = /\\\(.+?\\\)|\\\[.+?\\\]|\$\$.+?\$\$|\$[^$\n]*\\[A-Za-z]+[^$\n]*\$|\\begin\{[a-z*]+\}/s;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (n.parentElement && n.parentElement.closest(skip)) continue;
+    const m = n.textContent.match(tex);
+    if (m) problems.push('TeX left untypeset: ' + short(m[0]));
+  }
+  return problems;
+}
+"""
+
+
+def check_math(page) -> list[str]:
+    """Every math element became a MathJax container, with no error and no undefined macro."""
+    return page.evaluate(_MATH_JS)
+
+
+_LINKS_JS = r"""
+() => ({
+  ids: [...document.querySelectorAll('[id]')].map(e => e.id)
+         .concat([...document.querySelectorAll('a[name]')].map(a => a.getAttribute('name'))),
+  links: [...document.querySelectorAll('a[href]')].map(a => ({
+    href: a.href, text: a.textContent.replace(/\s+/g, ' ').trim().slice(0, 60)})),
+})
+"""
+
+
+class _IdCollector(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag, attrs) -> None:
+        for key, value in attrs:
+            if value and (key == "id" or (tag == "a" and key == "name")):
+                self.ids.add(value)
+
+
+@functools.lru_cache(maxsize=None)
+def _file_ids(path: Path, mtime: float) -> frozenset[str]:
+    parser = _IdCollector()
+    parser.feed(path.read_text(encoding="utf-8", errors="replace"))
+    return frozenset(parser.ids)
+
+
+def page_links(page) -> dict:
+    """The ids on the page and its links (absolute URLs)."""
+    return page.evaluate(_LINKS_JS)
+
+
+def check_links(folder: Path, base: str, page_url: str, info: dict, dom_ids: dict[str, set[str]]) -> list[str]:
+    """Every local link of the page leads to a file that exists, and its #anchor to an id there.
+
+    ``dom_ids`` maps a page path to the ids of its live DOM (pages loaded in this run); other
+    targets are read from the built file.
+    """
+    problems = []
+    for link in info["links"]:
+        href = link["href"]
+        if not href.startswith(base):
+            continue
+        parts = urlsplit(href)
+        rel = unquote(parts.path[len(urlsplit(base).path):])
+        target = folder / rel
+        if rel == "" or rel.endswith("/"):
+            target = target / "index.html"
+            rel = (rel + "index.html")
+        if not target.is_file():
+            problems.append(f"broken link {link['text']!r} -> {rel} (no such file)")
+            continue
+        anchor = unquote(parts.fragment)
+        if not anchor or not target.suffix == ".html":
+            continue
+        ids = dom_ids.get(rel)
+        if ids is None:
+            ids = _file_ids(target, target.stat().st_mtime)
+        if anchor not in ids:
+            problems.append(f"broken anchor {link['text']!r} -> {rel}#{anchor} (no element with that id)")
+    return problems
+
+
+def check_dropdowns(page) -> list[str]:
+    """Each solution dropdown starts closed, and a click on its title shows its content."""
+    problems = []
+    solutions = page.locator("div.solution.dropdown")
+    bodies = []
+    for i in range(solutions.count()):
+        sol = solutions.nth(i)
+        sid = sol.get_attribute("id")
+        body = sol.locator(":scope > .admonition-title ~ *")
+        if body.count() == 0:
+            problems.append(f"solution {sid}: empty")
+            continue
+        if body.first.is_visible():
+            problems.append(f"solution {sid}: visible before it is opened")
+        sol.locator(":scope > .admonition-title").click()
+        bodies.append((sid, body))
+    for sid, body in bodies:  # the theme fades the content in (0.3 s): wait once for all of them
+        try:
+            body.first.wait_for(state="visible", timeout=5_000)
+            page.wait_for_function(
+                "el => getComputedStyle(el).opacity === '1'", arg=body.first.element_handle(), timeout=5_000
+            )
+        except Exception:
+            problems.append(f"solution {sid}: content not visible after a click")
+    return problems
+
+
+def _notebook_expectations(nb_path: Path) -> dict:
+    """How many proof tables and figures the notebook's stored outputs hold (cells shown in the HTML)."""
+    nb = json.loads(nb_path.read_text())
+    tables = figures = 0
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        tags = set(cell.get("metadata", {}).get("tags", []))
+        if tags & {"remove-cell", "remove-output"}:
+            continue
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            html_out = data.get("text/html", "")
+            html_out = "".join(html_out) if isinstance(html_out, list) else html_out
+            tables += len(re.findall(r"""<table[^>]*class=['"][^'"]*\bolkit-proof\b""", html_out))
+            if "image/png" in data or "image/svg+xml" in data or "image/jpeg" in data:
+                figures += 1
+    return {"tables": tables, "figures": figures}
+
+
+def book_config(root: Path = ROOT) -> dict:
+    import yaml
+
+    return yaml.safe_load((root / "_config.yml").read_text())
+
+
+def check_notebook_page(page, rel: str, source_root: Path = ROOT, config: dict | None = None) -> list[str]:
+    """A notebook page shows every proof table and figure of the notebook and both launch buttons,
+    and the launch buttons point at the repository of ``_config.yml``."""
+    nb = source_root / Path(rel).with_suffix(".ipynb")
+    if not nb.exists():
+        return []
+    config = config or book_config(source_root)
+    problems = []
+    want = _notebook_expectations(nb)
+    tables = page.locator("table.olkit-proof").count()
+    if tables != want["tables"]:
+        problems.append(f"{tables} proof tables on the page, the notebook has {want['tables']}")
+    imgs = page.evaluate(
+        """() => [...document.querySelectorAll('.cell_output img')].map(i => ({
+             src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0}))"""
+    )
+    if len(imgs) != want["figures"]:
+        problems.append(f"{len(imgs)} figures on the page, the notebook has {want['figures']}")
+    problems += [f"figure not loaded: {i['src']}" for i in imgs if not i["ok"]]
+    repo = config["repository"]
+    url = repo["url"].rstrip("/")
+    org_repo = "/".join(urlsplit(url).path.strip("/").split("/")[:2])
+    branch = repo.get("branch", "main")
+    nb_rel = Path(rel).with_suffix(".ipynb").as_posix()
+    if repo.get("path_to_book"):
+        nb_rel = f"{repo['path_to_book'].strip('/')}/{nb_rel}"
+    launch = config.get("launch_buttons", {})
+    expected = {
+        "Binder": launch.get("binderhub_url", "").rstrip("/") + f"/v2/gh/{org_repo}/{branch}?urlpath=tree/{nb_rel}",
+        "Colab": launch.get("colab_url", "").rstrip("/") + f"/github/{org_repo}/blob/{branch}/{nb_rel}",
+    }
+    hrefs = page.eval_on_selector_all(".dropdown-launch-buttons a[href]", "as => as.map(a => a.href)")
+    for name, href in expected.items():
+        if href not in hrefs:
+            problems.append(f"no {name} launch button to {href} (launch links: {hrefs})")
+    repo_links = page.eval_on_selector_all("a[href]", "as => as.map(a => a.href)")
+    if not any(h.rstrip("/") == url for h in repo_links):
+        problems.append(f"no repository button to {url}")
+    return problems
+
+
+def check_no_colab_install(folder: Path) -> list[str]:
+    """No page shows the Colab install cell (tagged remove-cell in the notebooks)."""
+    return [
+        f"{p.relative_to(folder)} shows the Colab install code ('google.colab')"
+        for p in sorted(folder.rglob("*.html"))
+        if "google.colab" in p.read_text(encoding="utf-8", errors="replace")
+    ]
+
+
+def screenshot(page, path: Path) -> None:
+    """A full-page screenshot, taken from the top (the theme's sidebar and header are sticky: taken
+    after the page was scrolled, they would appear where the viewport was)."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_function("() => window.scrollY === 0 && !document.body.classList.contains('scrolled')")
+    page.screenshot(path=str(path), full_page=True)
+
+
+def axe_scan(page) -> list[dict]:
+    """axe-core's violations on the page (all impacts), injected from .cache/npm."""
+    page.add_script_tag(path=str(AXE_JS))
+    result = page.evaluate(
+        "async () => await axe.run(document, {resultTypes: ['violations']})"
+    )
+    return [
+        {
+            "id": v["id"],
+            "impact": v.get("impact"),
+            "help": v["help"],
+            "helpUrl": v.get("helpUrl"),
+            "targets": [" ".join(map(str, n["target"])) for n in v["nodes"]],
+            "summary": v["nodes"][0].get("failureSummary", "") if v["nodes"] else "",
+        }
+        for v in result["violations"]
+    ]
+
+
+def serious_unallowed(violations: list[dict]) -> list[str]:
+    """The serious and critical violations that the allow-list does not explain."""
+    problems = []
+    for v in violations:
+        if v["impact"] not in ("serious", "critical"):
+            continue
+        patterns = [re.compile(pat) for rule, pat, _ in AXE_ALLOWED if rule == v["id"]]
+        bad = [t for t in v["targets"] if not any(p.search(t) for p in patterns)]
+        if bad:
+            problems.append(f"axe {v['impact']} {v['id']} ({v['help']}): {', '.join(bad[:5])}")
+    return problems
+
+
+# --------------------------------------------------------------------------------------------
+# Everything, on every page
+
+
+_REFRESH = re.compile(r'<meta http-equiv="Refresh" content="\d+;\s*url=(?P<url>[^"]+)"', re.I)
+
+
+@dataclass
+class PageReport:
+    page: str
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    axe: list[dict] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def check_site(
+    folder: Path,
+    pages: list[str] | None = None,
+    *,
+    source_root: Path = ROOT,
+    screenshots: Path | None = None,
+    axe: bool = True,
+    dropdowns: bool = True,
+) -> list[PageReport]:
+    """Run every check on ``pages`` (default: all) of the built book in ``folder``."""
+    folder = Path(folder)
+    pages = pages if pages is not None else html_pages(folder)
+    config = book_config(source_root)
+    reports = []
+    if screenshots:
+        screenshots.mkdir(parents=True, exist_ok=True)
+    with serve(folder) as base, chromium() as browser:
+        sink: dict = {}
+        context = new_context(browser, base, sink)
+        loaded: dict[str, dict] = {}
+        dom_ids: dict[str, set[str]] = {}
+        opened = []
+        for rel in pages:
+            t0 = time.time()
+            report = PageReport(rel)
+            redirect = _REFRESH.search((folder / rel).read_text(encoding="utf-8", errors="replace")[:2000])
+            if redirect:  # Jupyter Book's index.html: a meta refresh to the root page
+                target = (folder / rel).parent / redirect["url"]
+                report.problems["links"] = [] if target.is_file() else [f"redirect to missing {redirect['url']}"]
+                reports.append(report)
+                continue
+            page, log = open_page(context, base + rel, base, sink)
+            report.problems["math"] = check_math(page)
+            info = page_links(page)
+            loaded[rel] = info
+            dom_ids[rel] = set(info["ids"])
+            report.problems["notebook"] = check_notebook_page(page, rel, source_root, config)
+            if dropdowns:
+                report.problems["dropdowns"] = check_dropdowns(page)
+            if axe:
+                report.axe = axe_scan(page)
+                report.problems["a11y"] = serious_unallowed(report.axe)
+            if screenshots:
+                shot = screenshots / (rel.replace("/", "__").removesuffix(".html") + ".png")
+                screenshot(page, shot)
+            report.problems["console"] = log.problems()
+            report.seconds = time.time() - t0
+            reports.append(report)
+            opened.append(page)
+            if len(opened) > 2:
+                opened.pop(0).close()
+        for report in reports:
+            if report.page not in loaded:
+                continue
+            report.problems["links"] = check_links(folder, base, base + report.page, loaded[report.page], dom_ids)
+        context.close()
+    return reports
+
+
+def problems_by_kind(reports: list[PageReport]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for r in reports:
+        for kind, items in r.problems.items():
+            out.setdefault(kind, []).extend(f"{r.page}: {m}" for m in items)
+    return out
+
+
+def write_a11y_report(reports: list[PageReport], path: Path) -> str:
+    """Write every axe violation to ``path`` (JSON) and return a one-screen summary."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {
+        "axe_core": json.loads((NODE_MODULES / "axe-core" / "package.json").read_text())["version"],
+        "allowed": [{"rule": r, "selector": s, "reason": why} for r, s, why in AXE_ALLOWED],
+        "pages": {r.page: r.axe for r in reports},
+    }
+    path.write_text(json.dumps(data, indent=1))
+    counts: dict[tuple[str, str], list[int]] = {}
+    for r in reports:
+        for v in r.axe:
+            c = counts.setdefault((v["impact"] or "?", v["id"]), [0, 0])
+            c[0] += 1
+            c[1] += len(v["targets"])
+    order = {"critical": 0, "serious": 1, "moderate": 2, "minor": 3}
+    lines = [f"axe-core {data['axe_core']}: {sum(len(r.axe) for r in reports)} violations on {len(reports)} pages "
+             f"(report: {path})"]
+    for (impact, rule), (npages, nodes) in sorted(counts.items(), key=lambda kv: (order.get(kv[0][0], 9), kv[0][1])):
+        allowed = any(a[0] == rule for a in AXE_ALLOWED)
+        lines.append(f"  {impact:9} {rule:28} {npages:3} pages {nodes:4} elements{'  (allow-listed)' if allowed else ''}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    folder = Path(argv[0]) if argv else ROOT / "_build" / "html"
+    lacking = missing()
+    if lacking:
+        print("browser checks skipped: " + "; ".join(lacking) + "\n  " + INSTALL_HINT)
+        return 2
+    t0 = time.time()
+    reports = check_site(folder, screenshots=folder.parent / "screenshots")
+    print(write_a11y_report(reports, folder.parent / "a11y-report.json"))
+    bad = 0
+    for kind, items in problems_by_kind(reports).items():
+        for item in items:
+            print(f"[{kind}] {item}")
+            bad += 1
+    print(f"{len(reports)} pages checked in {time.time() - t0:.1f} s: {bad} problems")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

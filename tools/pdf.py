@@ -1,0 +1,199 @@
+"""One PDF of the whole book, printed from the built HTML by the system Chromium, offline.
+
+Each page of the table of contents is loaded from a local server (MathJax answered from .cache/npm,
+as in the browser test), typeset, its solution dropdowns opened, and printed to A4 with the print
+style sheets (the theme's drops the navigation; ``_static/olkit.css`` wraps long code lines and keeps
+figures, proof tables and headings in one piece); the footer names the section and numbers its
+pages.  pypdf merges the pages into one file with a bookmark per page, nested as in ``_toc.yml``
+(part captions, chapters, sections).
+
+    python -m tools.pdf [HTML_DIR] [OUT_PDF]     # default _build/html -> _build/pdf/book.pdf
+"""
+from __future__ import annotations
+
+import io
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tools import browser  # noqa: E402
+
+FOOTER = (
+    '<div style="font-size:8px; width:100%; padding:0 12mm; color:#555; display:flex; '
+    'justify-content:space-between; font-family:sans-serif">'
+    '<span class="title"></span><span><span class="pageNumber"></span> / <span class="totalPages"></span></span></div>'
+)
+
+
+@dataclass
+class TocEntry:
+    file: str
+    children: list["TocEntry"] = field(default_factory=list)
+    caption: str | None = None  # the part caption that opens this entry, if any
+
+
+def toc_entries(root: Path = ROOT) -> list[TocEntry]:
+    """The pages of ``_toc.yml`` in reading order, as a tree (root page, chapters, sections)."""
+    import yaml
+
+    toc = yaml.safe_load((root / "_toc.yml").read_text())
+
+    def walk(items) -> list[TocEntry]:
+        out = []
+        for item in items or []:
+            if "file" not in item:
+                continue
+            out.append(TocEntry(item["file"], walk(item.get("sections") or item.get("chapters"))))
+        return out
+
+    entries = [TocEntry(toc["root"])]
+    for part in toc.get("parts", []):
+        chapters = walk(part.get("chapters"))
+        if chapters and part.get("caption"):
+            chapters[0].caption = part["caption"]
+        entries += chapters
+    entries += walk(toc.get("chapters"))
+    return entries
+
+
+def _flatten(entries: list[TocEntry], depth: int = 0):
+    for e in entries:
+        yield e, depth
+        yield from _flatten(e.children, depth + 1)
+
+
+_PREPARE_JS = r"""
+() => {
+  // open every dropdown (solutions, hidden cells) so that the PDF shows its content
+  document.querySelectorAll('.toggle-hidden').forEach(el => el.classList.remove('toggle-hidden'));
+  document.querySelectorAll('.toggle-button-hidden').forEach(el => el.classList.remove('toggle-button-hidden'));
+  document.querySelectorAll('details').forEach(el => el.open = true);
+  const h1 = document.querySelector('main h1, article h1, h1');
+  const title = h1 ? h1.textContent.replace(/[#¶]/g, '').trim() : document.title;
+  return {title};
+}
+"""
+
+
+def print_pages(html_dir: Path, entries: list[TocEntry]) -> list[dict]:
+    """Print each page to PDF bytes; returns [{file, depth, caption, title, pdf}]."""
+    pages = []
+    with browser.serve(html_dir) as base, browser.chromium() as chrome:
+        sink: dict = {}
+        context = browser.new_context(chrome, base, sink)
+        for entry, depth in _flatten(entries):
+            url = base + entry.file + ".html"
+            page, log = browser.open_page(context, url, base, sink)
+            problems = browser.check_math(page) + log.problems()
+            if problems:
+                raise RuntimeError(f"{entry.file}: " + "; ".join(problems[:5]))
+            info = page.evaluate(_PREPARE_JS)
+            page.wait_for_timeout(350)  # the dropdowns fade in
+            page.emulate_media(media="print")
+            pdf = page.pdf(
+                format="A4",
+                print_background=True,
+                margin={"top": "14mm", "bottom": "16mm", "left": "12mm", "right": "12mm"},
+                display_header_footer=True,
+                header_template="<span></span>",
+                footer_template=FOOTER,
+                outline=False,
+            )
+            pages.append({"file": entry.file, "depth": depth, "caption": entry.caption, "pdf": pdf, **info})
+            page.close()
+        context.close()
+    return pages
+
+
+def merge(pages: list[dict], out: Path, title: str) -> Path:
+    """One PDF with a bookmark per page, nested as in the table of contents (part captions, chapters,
+    sections)."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    parents: dict[int, object] = {}
+    part = None
+    for p in pages:
+        start = len(writer.pages)
+        writer.append(PdfReader(io.BytesIO(p["pdf"])), import_outline=False)
+        depth = p["depth"]
+        if depth == 0 and p["caption"]:
+            part = writer.add_outline_item(title=p["caption"], page_number=start)
+        parent = parents[depth - 1] if depth > 0 else part
+        parents[depth] = writer.add_outline_item(title=p["title"], page_number=start, parent=parent)
+    writer.add_metadata({"/Title": title, "/Creator": "Online Learning, Numerically: python3 dev.py pdf"})
+    writer.page_mode = "/UseOutlines"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "wb") as fh:
+        writer.write(fh)
+    return out
+
+
+def outline_titles(pdf: Path) -> list[tuple[int, str]]:
+    """(depth, title) of every bookmark of ``pdf``, in order."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(str(pdf))
+    out = []
+
+    def walk(items, depth):
+        for it in items:
+            if isinstance(it, list):
+                walk(it, depth + 1)
+            else:
+                out.append((depth, it.title))
+
+    walk(reader.outline, 0)
+    return out
+
+
+def outline_pages(pdf: Path) -> dict[str, int]:
+    """Bookmark title -> the (0-based) page it points to."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(str(pdf))
+    out = {}
+
+    def walk(items):
+        for it in items:
+            if isinstance(it, list):
+                walk(it)
+            else:
+                out[it.title] = reader.get_destination_page_number(it)
+
+    walk(reader.outline)
+    return out
+
+
+def build(html_dir: Path = ROOT / "_build" / "html", out: Path = ROOT / "_build" / "pdf" / "book.pdf",
+          root: Path = ROOT) -> dict:
+    t0 = time.time()
+    entries = toc_entries(root)
+    pages = print_pages(html_dir, entries)
+    title = browser.book_config(root)["title"]
+    merge(pages, out, title)
+    return {"pdf": out, "pages": len(pages), "seconds": time.time() - t0}
+
+
+def main(argv: list[str]) -> int:
+    html_dir = Path(argv[0]) if argv else ROOT / "_build" / "html"
+    out = Path(argv[1]) if len(argv) > 1 else ROOT / "_build" / "pdf" / "book.pdf"
+    lacking = browser.missing()
+    if lacking:
+        print("cannot print the PDF: " + "; ".join(lacking) + "\n  " + browser.INSTALL_HINT)
+        return 2
+    result = build(html_dir, out)
+    from pypdf import PdfReader
+
+    n = len(PdfReader(str(out)).pages)
+    print(f"{out}: {n} pages from {result['pages']} book pages in {result['seconds']:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
