@@ -5,8 +5,7 @@ kept stable once published.
 """
 __version__ = "0.1.0"
 
-from . import claimtex, cover, ellipsoid, fp, linear, plots, streams, winnow, work
-from . import claimtex, cover, ellipsoid, fp, linear, oco, plots, work
+from . import batch, claimtex, cover, ellipsoid, fp, linear, oco, plots, streams, winnow, work
 from .adversaries import BisectionAdversary, GreedyAdversary, GridAdversary, TreeAdversary, grid_worst_case
 from .adversaries import WinnowAdversary, winnow_worst_case
 from .baselines import Constant, MidpointThreshold, RandomGuess
@@ -105,6 +104,21 @@ from .oco import (
     best_fixed,
     fw_gap,
     regret,
+)
+# Chapter 6: from online to batch (olkit.batch)
+from .batch import (
+    CircleDistribution,
+    FiniteDistribution,
+    SeenSetPaths,
+    average_iterate,
+    bernoulli_ci,
+    frequency_ci,
+    hypothesis_path,
+    last_iterate,
+    mean_ci,
+    monte_carlo,
+    random_iterate,
+    validation_choice,
 )
 
 __all__ = [
@@ -219,4 +233,18 @@ __all__ = [
     "best_fixed",
     "fw_gap",
     "regret",
+    # Chapter 6: from online to batch (olkit.batch)
+    "batch",
+    "CircleDistribution",
+    "FiniteDistribution",
+    "SeenSetPaths",
+    "average_iterate",
+    "bernoulli_ci",
+    "frequency_ci",
+    "hypothesis_path",
+    "last_iterate",
+    "mean_ci",
+    "monte_carlo",
+    "random_iterate",
+    "validation_choice",
 ]

@@ -1,0 +1,501 @@
+"""From online to batch (the lecture notes on Chapter 21, part 2; Mohri, Rostamizadeh and Talwalkar,
+Section 7.4; UML Section 21.1 and Chapter 21's exercises).
+
+An online learner run on an i.i.d. sample (x_1, y_1), ..., (x_T, y_T) ~ D produces hypotheses
+h_1, h_2, ..., h_{T+1}, h_t being the one it predicts with in round t (it has seen rounds 1..t-1 only).
+A *conversion* turns them into one hypothesis for D.  This module has
+
+* **distributions whose true risk is known exactly**: :class:`FiniteDistribution` (a finite domain
+  with given probabilities, a target labeling, label noise of a given rate, and optional feature
+  vectors, so that the risk of any hypothesis under any loss is a finite sum) and
+  :class:`CircleDistribution` (points on the unit circle labelled by a halfspace through the
+  origin, with an optional margin band removed; the 0-1 risk of any halfspace through the origin is
+  a closed form in the angle);
+* **the hypotheses of a run** on the domain: :func:`hypothesis_path` plays the game with an olkit
+  learner and records h_t(x) for every point x of the domain before every round, and
+  :class:`SeenSetPaths` does the same for many runs at once for learners whose hypothesis depends
+  only on the set of labelled points seen (the version-space learners: Halving, SOA, Consistent
+  with the version-space update);
+* **conversions**: :func:`random_iterate` (h_r, r uniform on [T]), :func:`last_iterate` (h_{T+1}),
+  :func:`average_iterate` (the mean of w_1, ..., w_T for a convex loss) and
+  :func:`validation_choice` (the h_t with the fewest errors on a held-out sample), each returning a
+  :class:`Converted` with the hypothesis, the round it came from and its exact risk;
+* **Monte Carlo**: :func:`monte_carlo` repeats a whole experiment over independent seeds,
+  :func:`mean_ci` and :func:`frequency_ci` give means and failure frequencies with confidence intervals.
+
+**Exactness.**  Probabilities given as :class:`fractions.Fraction` are kept: :meth:`FiniteDistribution.risk_exact`
+returns a Fraction.  With dyadic probabilities (1/2, 1/4, 1/8, ...) the float risks are exact too,
+since every partial sum is a dyadic rational with few bits; the book's examples use them, so that
+every printed risk is the same on every machine.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Sequence
+
+import numpy as np
+
+from .game import int_at_least
+
+__all__ = [
+    "CircleDistribution",
+    "Converted",
+    "Estimate",
+    "FiniteDistribution",
+    "SeenSetPaths",
+    "average_iterate",
+    "bernoulli_ci",
+    "check_delta",
+    "frequency_ci",
+    "hypothesis_path",
+    "last_iterate",
+    "mean_ci",
+    "monte_carlo",
+    "random_iterate",
+    "validation_choice",
+]
+
+#: |sum(p) - 1| allowed for float probabilities (Fractions must sum to 1 exactly).
+SUM_TOL = 1e-9
+
+
+def check_delta(delta) -> float:
+    """delta as a float in the open interval (0, 1); a ValueError naming it otherwise."""
+    if isinstance(delta, (bool, np.bool_)) or not isinstance(delta, (int, float, np.integer, np.floating, Fraction)):
+        raise ValueError(f"delta must be a number in (0, 1); got {delta!r}")
+    d = float(delta)
+    if not (0.0 < d < 1.0):
+        raise ValueError(f"delta must be in the open interval (0, 1); got {delta!r}")
+    return d
+
+
+def _probabilities(p) -> tuple[np.ndarray, tuple[Fraction, ...] | None]:
+    """(float array, exact Fractions or None) of a probability vector; ValueError if it is not one."""
+    items = list(p) if not isinstance(p, np.ndarray) else list(p.ravel())
+    if len(items) == 0:
+        raise ValueError("p must hold at least one probability; got an empty sequence")
+    exact = all(isinstance(v, (Fraction, int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in items)
+    if exact:
+        fr = tuple(Fraction(int(v)) if not isinstance(v, Fraction) else v for v in items)
+        if any(v < 0 for v in fr):
+            raise ValueError(f"p must be non-negative; got {[str(v) for v in fr]}")
+        if sum(fr) != 1:
+            raise ValueError(f"p must sum to 1; its Fractions sum to {sum(fr)}")
+        return np.array([float(v) for v in fr]), fr
+    arr = np.asarray(items, dtype=float)
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
+        raise ValueError(f"p must be finite and non-negative; got {arr.tolist()}")
+    if abs(float(arr.sum()) - 1.0) > SUM_TOL:
+        raise ValueError(f"p must sum to 1 (within {SUM_TOL}); it sums to {float(arr.sum())!r}")
+    return arr, None
+
+
+class FiniteDistribution:
+    """D on the finite domain {0, ..., n-1}: x ~ p, y = target(x), flipped with probability ``noise``.
+
+    ``p``: the probabilities (floats summing to 1 within 1e-9, or Fractions/ints summing to 1
+    exactly, which :meth:`risk_exact` then uses).  ``target``: the label of each point, in ``labels``
+    ((0, 1) by default, or (-1, 1)).  ``noise`` in [0, 1/2]: the probability that a label is flipped
+    (0: the realizable case).  ``X`` (optional, shape (n, d)): a feature vector per point, for
+    hypotheses that are weight vectors (:meth:`loss_risk`).
+
+    The 0-1 risk of a hypothesis given by its labels h(0), ..., h(n-1) on the domain is
+    L_D(h) = sum_x p(x) [(1 - noise) 1[h(x) != target(x)] + noise 1[h(x) = target(x)]].
+    """
+
+    def __init__(self, p, target, noise=0, labels: tuple[int, int] = (0, 1), X=None):
+        self.p, self.p_exact = _probabilities(p)
+        self.n = self.p.size
+        if tuple(labels) not in ((0, 1), (-1, 1)):
+            raise ValueError(f"labels must be (0, 1) or (-1, 1); got {labels!r}")
+        self.labels = tuple(labels)
+        t = np.asarray(target)
+        if t.shape != (self.n,):
+            raise ValueError(f"target must give one label per point: shape ({self.n},); got shape {t.shape}")
+        if not np.all(np.isin(t, self.labels)):
+            bad = t[~np.isin(t, self.labels)][0]
+            raise ValueError(f"target labels must be in {self.labels}; got {bad!r}")
+        self.target = t.astype(np.int64)
+        if isinstance(noise, (bool, np.bool_)):
+            raise ValueError(f"noise must be a number in [0, 1/2]; got {noise!r}")
+        self.noise_exact = noise if isinstance(noise, Fraction) else Fraction(noise) if isinstance(noise, (int, np.integer)) else None
+        self.noise = float(noise)
+        if not (0.0 <= self.noise <= 0.5):
+            raise ValueError(f"noise must be in [0, 1/2]; got {noise!r}")
+        if X is None:
+            self.X = None
+        else:
+            X = np.asarray(X, dtype=float)
+            if X.ndim != 2 or X.shape[0] != self.n or not np.all(np.isfinite(X)):
+                raise ValueError(f"X must be a finite array of shape ({self.n}, d); got shape {X.shape}")
+            self.X = X
+
+    def __repr__(self) -> str:
+        return f"FiniteDistribution(n={self.n}, noise={self.noise:g})"
+
+    # -- sampling --------------------------------------------------------------------------------
+    def sample(self, T: int, rng: np.random.Generator, runs: int | None = None):
+        """(xs, ys): T i.i.d. examples (arrays of shape (T,)), or ``runs`` independent samples of T
+        (shape (runs, T)).  x is drawn by inverse CDF from one uniform per example; a flip from a second."""
+        T = int_at_least(T, "T", 1)
+        shape = (T,) if runs is None else (int_at_least(runs, "runs", 1), T)
+        if not isinstance(rng, np.random.Generator):
+            raise ValueError("rng must be a seeded np.random.default_rng(seed)")
+        cdf = np.cumsum(self.p)
+        cdf[-1] = 1.0
+        xs = np.minimum(np.searchsorted(cdf, rng.random(shape), side="right"), self.n - 1)
+        # never draw a point of probability 0 (searchsorted can land on one only at a repeated cdf value)
+        ys = self.target[xs]
+        if self.noise > 0:
+            flip = rng.random(shape) < self.noise
+            lo, hi = self.labels
+            ys = np.where(flip, lo + hi - ys, ys)
+        return xs.astype(np.int64), ys.astype(np.int64)
+
+    # -- risks -----------------------------------------------------------------------------------
+    def _hyp(self, h) -> np.ndarray:
+        h = np.asarray(h)
+        if h.shape[-1:] != (self.n,):
+            raise ValueError(f"a hypothesis is given by its labels on the {self.n} points: last axis of "
+                             f"length {self.n}; got shape {h.shape}")
+        if not np.all(np.isin(h, self.labels)):
+            raise ValueError(f"hypothesis labels must be in {self.labels}")
+        return h
+
+    def risk(self, h) -> np.ndarray | float:
+        """L_D(h) for a hypothesis (labels on the domain, shape (n,)) or many (shape (..., n))."""
+        h = self._hyp(h)
+        wrong = (h != self.target).astype(float)
+        per_point = (1.0 - self.noise) * wrong + self.noise * (1.0 - wrong)
+        out = per_point @ self.p
+        return float(out) if np.ndim(out) == 0 else out
+
+    def risk_exact(self, h) -> Fraction:
+        """L_D(h) as a Fraction (needs Fraction probabilities, and a Fraction or 0 noise)."""
+        if self.p_exact is None or self.noise_exact is None:
+            raise ValueError("risk_exact needs p given as Fractions and noise as a Fraction (or 0)")
+        h = self._hyp(h)
+        if h.ndim != 1:
+            raise ValueError(f"risk_exact takes one hypothesis, shape ({self.n},); got shape {h.shape}")
+        q = self.noise_exact
+        return sum(
+            (pi * ((1 - q) if int(hx) != int(tx) else q) for pi, hx, tx in zip(self.p_exact, h, self.target)),
+            Fraction(0),
+        )
+
+    def bayes_risk(self) -> float:
+        """min_h L_D(h) = noise (the target is the Bayes classifier when noise < 1/2)."""
+        return self.noise
+
+    def loss_risk(self, w, loss: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray | float:
+        """E_D[loss(<w, x>, y)] for a weight vector w (shape (d,)) or many (shape (k, d)), where
+        ``loss(scores, y)`` is vectorized (scores of shape (k, n), y of shape (n,)); labels are
+        flipped with probability ``noise``.  Needs ``X``."""
+        if self.X is None:
+            raise ValueError("loss_risk needs feature vectors: FiniteDistribution(..., X=...)")
+        W = np.atleast_2d(np.asarray(w, dtype=float))
+        if W.shape[-1] != self.X.shape[1]:
+            raise ValueError(f"w must have {self.X.shape[1]} coordinates; got shape {np.shape(w)}")
+        S = W @ self.X.T
+        lo, hi = self.labels
+        clean = np.asarray(loss(S, self.target), dtype=float)
+        per_point = clean if self.noise == 0 else (1 - self.noise) * clean + self.noise * np.asarray(
+            loss(S, lo + hi - self.target), dtype=float)
+        out = per_point @ self.p
+        return float(out[0]) if np.ndim(w) == 1 else out
+
+
+class CircleDistribution:
+    """x uniform on the unit circle {(cos a, sin a)} outside the band |<u, x>| < gamma, labelled
+    y = sign(<u, x>) in {-1, +1}; u is a unit vector at angle ``angle``.  gamma in [0, 1).
+
+    The risk of the halfspace x -> sign(<w, x>) is a closed form in the angle alpha in [0, pi]
+    between w and u: the two wedges where the signs differ have angular size alpha each, and of each
+    wedge the part outside the band has size max(0, min(alpha, pi - a) - a) with a = arcsin(gamma),
+    out of a total 4 arccos(gamma):  L_D(w) = max(0, min(alpha, pi - a) - a) / (2 arccos(gamma)).
+    With gamma = 0 this is alpha / pi.
+    """
+
+    def __init__(self, angle: float = 0.0, gamma: float = 0.0):
+        if not np.isfinite(angle):
+            raise ValueError(f"angle must be finite; got {angle!r}")
+        if not (0.0 <= float(gamma) < 1.0):
+            raise ValueError(f"gamma must be in [0, 1); got {gamma!r}")
+        self.angle, self.gamma = float(angle), float(gamma)
+        self.u = np.array([math.cos(self.angle), math.sin(self.angle)])
+
+    def sample(self, T: int, rng: np.random.Generator):
+        """(X, y): T points (shape (T, 2)) and labels in {-1, +1}, i.i.d.: the angle from the u axis is
+        uniform on the allowed arcs [-(pi/2 - a), pi/2 - a] and its mirror, a = arcsin(gamma)."""
+        T = int_at_least(T, "T", 1)
+        half = math.acos(self.gamma)  # allowed angles from u: |phi| <= half, or |phi - pi| <= half
+        phi = (2 * rng.random(T) - 1) * half
+        side = rng.random(T) < 0.5
+        phi = np.where(side, phi + math.pi, phi)
+        th = self.angle + phi
+        X = np.stack([np.cos(th), np.sin(th)], axis=1)
+        y = np.where(side, -1, 1).astype(np.int64)
+        return X, y
+
+    def risk(self, w) -> float:
+        """The 0-1 risk of sign(<w, x>) (w of shape (2,), not 0)."""
+        w = np.asarray(w, dtype=float)
+        if w.shape != (2,) or not np.all(np.isfinite(w)):
+            raise ValueError(f"w must be a finite vector of shape (2,); got shape {w.shape}")
+        nw = math.hypot(w[0], w[1])
+        if nw == 0:
+            raise ValueError("w = 0 defines no halfspace")
+        c = max(-1.0, min(1.0, (w[0] * self.u[0] + w[1] * self.u[1]) / nw))
+        alpha = math.acos(c)
+        a = math.asin(self.gamma)
+        return max(0.0, min(alpha, math.pi - a) - a) / (2 * math.acos(self.gamma))
+
+
+# ---------------------------------------------------------------------------------------------
+# The hypotheses of a run
+# ---------------------------------------------------------------------------------------------
+def hypothesis_of(learner, n: int) -> np.ndarray:
+    """The learner's current hypothesis as its labels on the domain {0, ..., n-1}: learner.predict(x)
+    for every x (predict does not change a learner's state)."""
+    return np.array([learner.predict(x) for x in range(n)], dtype=np.int64)
+
+
+def hypothesis_path(learner, xs, ys, n: int) -> np.ndarray:
+    """Play the online game on (x_1, y_1), ..., (x_T, y_T) and return H of shape (T + 1, n), row t - 1
+    being h_t on the domain (the hypothesis used in round t, before x_t is seen), row T being h_{T+1}.
+
+    The learner is fed exactly as :func:`olkit.run` feeds it: predict(x_t), then update(x_t, y_t)."""
+    xs, ys = np.asarray(xs), np.asarray(ys)
+    if xs.shape != ys.shape or xs.ndim != 1:
+        raise ValueError(f"xs and ys must be 1-d of equal length; got shapes {xs.shape} and {ys.shape}")
+    n = int_at_least(n, "n", 1)
+    path = np.empty((xs.size + 1, n), dtype=np.int64)
+    for t, (x, y) in enumerate(zip(xs.tolist(), ys.tolist())):
+        path[t] = hypothesis_of(learner, n)
+        learner.predict(x)
+        learner.update(x, y)
+    path[-1] = hypothesis_of(learner, n)
+    return path
+
+
+class SeenSetPaths:
+    """h_t on the domain for many runs at once, for learners whose hypothesis depends only on the
+    set of labelled points seen so far (Halving, SOA and Consistent with the version-space update:
+    their version space V_t = {h in H : h(x_s) = y_s, s < t} depends on nothing else).
+
+    ``make_learner()`` returns a fresh learner; ``target`` labels the domain (the realizable case).
+    The hypothesis after a seen set S is computed once, by feeding a fresh learner the points of S
+    in increasing order, and cached by the bitmask of S; :meth:`paths` returns, for samples XS of
+    shape (runs, T), the indices into :attr:`table` of h_1, ..., h_{T+1} for every run.
+
+    This is a shortcut, valid only for such learners; the book checks it against
+    :func:`hypothesis_path` (the real game, round by round) on some runs.
+    """
+
+    def __init__(self, make_learner: Callable, target, n: int | None = None):
+        self.make_learner = make_learner
+        self.target = np.asarray(target, dtype=np.int64)
+        self.n = self.target.size if n is None else int_at_least(n, "n", 1)
+        if self.target.shape != (self.n,):
+            raise ValueError(f"target must have shape ({self.n},); got {self.target.shape}")
+        if self.n > 62:
+            raise ValueError(f"SeenSetPaths keys seen sets by a 64-bit mask: n <= 62; got n = {self.n}")
+        self._index: dict[int, int] = {}
+        self._rows: list[np.ndarray] = []
+
+    def hypothesis(self, mask: int) -> int:
+        """Index into :attr:`table` of the hypothesis after seeing the points of ``mask``."""
+        k = self._index.get(mask)
+        if k is None:
+            learner = self.make_learner()
+            for x in range(self.n):
+                if mask >> x & 1:
+                    learner.predict(x)
+                    learner.update(x, int(self.target[x]))
+            k = len(self._rows)
+            self._rows.append(hypothesis_of(learner, self.n))
+            self._index[mask] = k
+        return k
+
+    def labels_after(self, mask: int) -> np.ndarray:
+        """The hypothesis after seeing the points of ``mask``, as its labels on the domain."""
+        return self._rows[self.hypothesis(mask)]
+
+    @property
+    def table(self) -> np.ndarray:
+        """The distinct hypotheses met so far, one row each (labels on the domain)."""
+        return np.array(self._rows, dtype=np.int64).reshape(len(self._rows), self.n)
+
+    def paths(self, XS) -> np.ndarray:
+        """Indices (shape (runs, T + 1)) of h_1, ..., h_{T+1} for each run (row) of XS, into
+        :attr:`table` as it is *after* this call (the call may add hypotheses to it)."""
+        XS = np.atleast_2d(np.asarray(XS, dtype=np.int64))
+        if XS.size and (XS.min() < 0 or XS.max() >= self.n):
+            raise ValueError(f"points must be in 0..{self.n - 1}")
+        runs, T = XS.shape
+        bits = np.left_shift(np.int64(1), XS)
+        masks = np.zeros((runs, T + 1), dtype=np.int64)
+        masks[:, 1:] = np.bitwise_or.accumulate(bits, axis=1)
+        uniq, inverse = np.unique(masks, return_inverse=True)
+        ids = np.array([self.hypothesis(int(m)) for m in uniq.tolist()], dtype=np.int64)
+        return ids[inverse.reshape(masks.shape)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Conversions
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class Converted:
+    """The hypothesis a conversion returns: ``h`` (labels on the domain, or a weight vector), the
+    round it came from (``t``: h = h_t; None for an average), and its risk under the distribution."""
+
+    h: np.ndarray
+    t: int | None
+    risk: float
+    how: str = ""
+
+
+def _check_path(path) -> np.ndarray:
+    path = np.asarray(path)
+    if path.ndim != 2 or path.shape[0] < 2:
+        raise ValueError(f"path must have shape (T + 1, ...) with T >= 1 (h_1, ..., h_(T+1)); got shape {path.shape}")
+    return path
+
+
+def random_iterate(path, dist, rng: np.random.Generator) -> Converted:
+    """h_r with r uniform on {1, ..., T} (the lecture notes' conversion): ``path`` holds h_1, ..., h_{T+1}
+    (:func:`hypothesis_path`); h_{T+1} is never chosen."""
+    path = _check_path(path)
+    T = path.shape[0] - 1
+    r = int(rng.integers(1, T + 1))
+    return Converted(path[r - 1], r, dist.risk(path[r - 1]), "random iterate")
+
+
+def last_iterate(path, dist) -> Converted:
+    """h_{T+1}, the hypothesis after the whole sample."""
+    path = _check_path(path)
+    T = path.shape[0] - 1
+    return Converted(path[T], T + 1, dist.risk(path[T]), "last iterate")
+
+
+def average_iterate(W, risk: Callable[[np.ndarray], float]) -> Converted:
+    """(1/T) sum_{t=1}^T w_t for the points w_1, ..., w_{T+1} of a run (``W`` of shape (T + 1, d); the
+    last is not averaged), with ``risk(w)`` its risk (Mohri et al. Theorem 7.13; the notes' corollary)."""
+    W = _check_path(np.asarray(W, dtype=float))
+    w_bar = W[:-1].mean(axis=0)
+    return Converted(w_bar, None, float(risk(w_bar)), "average of w_1..w_T")
+
+
+def validation_choice(path, dist, xs_val, ys_val) -> Converted:
+    """The h_t (t = 1, ..., T + 1) with the fewest errors on the held-out sample (xs_val, ys_val); the
+    first such t on a tie (error counts are integers, so the tie is exact)."""
+    path = _check_path(path)
+    xs_val, ys_val = np.asarray(xs_val, dtype=np.int64), np.asarray(ys_val, dtype=np.int64)
+    if xs_val.shape != ys_val.shape or xs_val.ndim != 1 or xs_val.size == 0:
+        raise ValueError(f"the validation sample must be two 1-d arrays of equal positive length; got shapes "
+                         f"{xs_val.shape} and {ys_val.shape}")
+    errors = (path[:, xs_val] != ys_val).sum(axis=1)
+    t = int(np.argmin(errors))  # integers: the first minimum, exactly
+    return Converted(path[t], t + 1, dist.risk(path[t]), "validation choice")
+
+
+# ---------------------------------------------------------------------------------------------
+# Monte Carlo
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class Estimate:
+    """A mean over independent runs with its standard error and a normal confidence interval."""
+
+    mean: float
+    se: float
+    n: int
+    level: float
+    lo: float = field(init=False)
+    hi: float = field(init=False)
+
+    def __post_init__(self):
+        z = statistics.NormalDist().inv_cdf(0.5 + self.level / 2)
+        self.lo, self.hi = self.mean - z * self.se, self.mean + z * self.se
+
+    def __repr__(self) -> str:
+        return f"{self.mean:.4f} ± {self.hi - self.mean:.4f} ({self.level:.0%}, n = {self.n})"
+
+
+def _level(level) -> float:
+    level = float(level)
+    if not (0.0 < level < 1.0):
+        raise ValueError(f"level must be in (0, 1); got {level!r}")
+    return level
+
+
+def mean_ci(values, level: float = 0.95, axis: int = 0) -> Estimate:
+    """The mean of ``values`` along ``axis`` (the runs), its standard error s / sqrt(n) and the normal
+    ``level`` confidence interval (arrays if ``values`` has more axes)."""
+    level = _level(level)
+    v = np.asarray(values, dtype=float)
+    n = v.shape[axis]
+    if n < 2:
+        raise ValueError(f"a confidence interval needs at least 2 runs; got {n}")
+    return Estimate(v.mean(axis=axis), v.std(axis=axis, ddof=1) / math.sqrt(n), n, level)
+
+
+def bernoulli_ci(prob, outcome, level: float = 0.95, axis: int = 0) -> Estimate:
+    """E[outcome - prob] along ``axis`` (the runs) when each outcome is a 0/1 draw with the given
+    probability (a mistake of h_t on a fresh x_t, with probability L_D(h_t)): the mean difference and
+    a normal interval whose standard error is the exact conditional one, sqrt(sum prob (1 - prob)) / n.
+
+    The sample variance of the differences would be 0 on a round where no run erred (rare events),
+    and its interval would then exclude 0 for no reason; the conditional variance does not."""
+    level = _level(level)
+    q, o = np.asarray(prob, dtype=float), np.asarray(outcome)
+    if q.shape != o.shape:
+        raise ValueError(f"prob and outcome must have the same shape; got {q.shape} and {o.shape}")
+    if np.any(q < 0) or np.any(q > 1):
+        raise ValueError("prob must be in [0, 1]")
+    if not np.all(np.isin(o, (0, 1))):
+        raise ValueError("outcome must be 0/1 (or booleans)")
+    n = q.shape[axis]
+    if n < 1:
+        raise ValueError("bernoulli_ci needs at least one run")
+    diff = o.astype(float) - q
+    return Estimate(diff.mean(axis=axis), np.sqrt((q * (1 - q)).sum(axis=axis)) / n, n, level)
+
+
+def frequency_ci(events, level: float = 0.95, axis: int = 0) -> Estimate:
+    """The frequency of 0/1 ``events`` along ``axis`` with the Wilson score interval (which, unlike
+    the normal one, stays in [0, 1] and is not empty when no event occurred)."""
+    level = _level(level)
+    e = np.asarray(events)
+    if not np.all(np.isin(e, (0, 1))):
+        raise ValueError("events must be 0/1 (or booleans)")
+    n = e.shape[axis]
+    if n < 1:
+        raise ValueError("a frequency needs at least one run")
+    k = e.sum(axis=axis)
+    f = k / n
+    z = statistics.NormalDist().inv_cdf(0.5 + level / 2)
+    centre = (f + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(f * (1 - f) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    est = Estimate(f, np.sqrt(f * (1 - f) / n), n, level)
+    est.lo, est.hi = centre - half, centre + half
+    return est
+
+
+def monte_carlo(experiment: Callable[[np.random.Generator], dict], runs: int, seed: int) -> dict[str, np.ndarray]:
+    """Repeat ``experiment(rng)`` over ``runs`` independent generators spawned from ``seed``
+    (np.random.SeedSequence(seed).spawn(runs): the runs are reproducible and independent of each
+    other) and stack what each returns: a dict of numbers or arrays -> a dict of arrays with a first
+    axis of length ``runs``."""
+    runs = int_at_least(runs, "runs", 1)
+    children = np.random.SeedSequence(seed).spawn(runs)
+    out: dict[str, list] = {}
+    for child in children:
+        res = experiment(np.random.default_rng(child))
+        if not isinstance(res, dict):
+            raise ValueError(f"the experiment must return a dict of results; got {type(res).__name__}")
+        for k, v in res.items():
+            out.setdefault(k, []).append(v)
+    return {k: np.asarray(v) for k, v in out.items()}

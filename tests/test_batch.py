@@ -1,0 +1,309 @@
+"""olkit.batch: distributions with exact risks, the hypotheses of a run, conversions, Monte Carlo."""
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import olkit
+from olkit import batch
+
+P8 = [Fraction(1, 4)] * 2 + [Fraction(1, 8)] * 2 + [Fraction(1, 16)] * 4
+
+
+# -- distributions ----------------------------------------------------------------------------
+def test_risk_by_hand_with_and_without_noise():
+    D = batch.FiniteDistribution([Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], [0, 1, 1])
+    assert D.risk([0, 1, 1]) == 0.0
+    assert D.risk([1, 1, 1]) == 0.5
+    assert D.risk_exact([0, 0, 1]) == Fraction(1, 4)
+    Dn = batch.FiniteDistribution([Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], [0, 1, 1], noise=Fraction(1, 8))
+    # right on every point: wrong only when the label flips
+    assert Dn.risk_exact([0, 1, 1]) == Fraction(1, 8) and Dn.risk([0, 1, 1]) == 0.125
+    # wrong on the first point: 1/2 * 7/8 + 1/2 * 1/8
+    assert Dn.risk_exact([1, 1, 1]) == Fraction(1, 2) * Fraction(7, 8) + Fraction(1, 2) * Fraction(1, 8)
+    assert Dn.bayes_risk() == 0.125
+    many = Dn.risk(np.array([[0, 1, 1], [1, 1, 1]]))
+    assert many.tolist() == [0.125, 0.5]
+
+
+def test_exact_risks_match_large_sample_estimates():
+    rng = np.random.default_rng(3)
+    D = batch.FiniteDistribution(P8, [0, 0, 1, 1, 0, 1, 0, 1], noise=0.2)
+    xs, ys = D.sample(400_000, rng)
+    freq = np.bincount(xs, minlength=8) / xs.size
+    assert np.all(np.abs(freq - D.p) < 5 * np.sqrt(D.p * (1 - D.p) / xs.size))
+    for h in [D.target, 1 - D.target, np.zeros(8, dtype=int), rng.integers(0, 2, 8)]:
+        est = np.mean(h[xs] != ys)
+        assert abs(est - D.risk(h)) < 5 * math.sqrt(0.25 / xs.size)
+
+
+def test_loss_risk_is_the_weighted_sum_and_handles_noise():
+    X = np.array([[1.0, 0.0], [0.0, 2.0], [-1.0, -1.0]])
+    D = batch.FiniteDistribution([0.5, 0.25, 0.25], [1, 1, -1], noise=0.25, labels=(-1, 1), X=X)
+    hinge = lambda s, y: np.maximum(0.0, 1.0 - y * s)  # noqa: E731
+    w = np.array([0.5, -0.25])
+    s = X @ w
+    clean = hinge(s, np.array([1, 1, -1]))
+    flipped = hinge(s, -np.array([1, 1, -1]))
+    want = float(np.dot([0.5, 0.25, 0.25], 0.75 * clean + 0.25 * flipped))
+    assert D.loss_risk(w, hinge) == pytest.approx(want, abs=1e-15)
+    assert D.loss_risk(np.stack([w, w]), hinge).shape == (2,)
+    rng = np.random.default_rng(0)
+    xs, ys = D.sample(200_000, rng)
+    assert abs(np.mean(hinge(X[xs] @ w, ys)) - want) < 0.01
+
+
+@pytest.mark.parametrize("gamma", [0.0, 0.3, 0.7])
+@pytest.mark.parametrize("angle", [0.2, 1.3, 2.9])
+def test_circle_risk_formula_matches_a_large_sample(gamma, angle):
+    C = batch.CircleDistribution(angle=0.4, gamma=gamma)
+    X, y = C.sample(200_000, np.random.default_rng(1))
+    assert np.all(np.abs(X @ C.u) >= gamma - 1e-12)
+    assert np.all(np.sign(X @ C.u) == y)
+    w = np.array([math.cos(0.4 + angle), math.sin(0.4 + angle)])
+    est = np.mean(np.where(X @ w > 0, 1, -1) != y)
+    assert abs(est - C.risk(w)) < 5 * math.sqrt(0.25 / 200_000) + 1e-3
+    assert C.risk(C.u) == 0.0 and C.risk(-C.u) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        (dict(p=[0.5, 0.4], target=[0, 1]), "sum to 1"),
+        (dict(p=[Fraction(1, 2), Fraction(1, 3)], target=[0, 1]), "sum to 1"),
+        (dict(p=[1.5, -0.5], target=[0, 1]), "non-negative"),
+        (dict(p=[Fraction(3, 2), Fraction(-1, 2)], target=[0, 1]), "non-negative"),
+        (dict(p=[], target=[]), "at least one"),
+        (dict(p=[0.5, 0.5], target=[0, 1, 1]), "target"),
+        (dict(p=[0.5, 0.5], target=[0, 2]), "target labels"),
+        (dict(p=[0.5, 0.5], target=[0, 1], noise=0.7), "noise"),
+        (dict(p=[0.5, 0.5], target=[0, 1], noise=True), "noise"),
+        (dict(p=[0.5, 0.5], target=[0, 1], labels=(1, 2)), "labels"),
+        (dict(p=[0.5, 0.5], target=[0, 1], X=np.zeros((3, 2))), "X"),
+    ],
+)
+def test_bad_distributions_are_refused(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        batch.FiniteDistribution(**kwargs)
+
+
+def test_bad_inputs_to_sampling_and_risks():
+    D = batch.FiniteDistribution([0.5, 0.5], [0, 1])
+    rng = np.random.default_rng(0)
+    for T in (0, -1, 2.5, True):
+        with pytest.raises(ValueError, match="T"):
+            D.sample(T, rng)
+    with pytest.raises(ValueError, match="runs"):
+        D.sample(3, rng, runs=0)
+    with pytest.raises(ValueError, match="rng"):
+        D.sample(3, 0)
+    with pytest.raises(ValueError, match="last axis"):
+        D.risk([0, 1, 1])
+    with pytest.raises(ValueError, match="labels"):
+        D.risk([0, 2])
+    with pytest.raises(ValueError, match="Fractions"):
+        D.risk_exact([0, 1])
+    with pytest.raises(ValueError, match="feature"):
+        D.loss_risk([1.0], lambda s, y: s)
+    with pytest.raises(ValueError, match="gamma"):
+        batch.CircleDistribution(gamma=1.0)
+    with pytest.raises(ValueError, match="w = 0"):
+        batch.CircleDistribution().risk([0.0, 0.0])
+
+
+@pytest.mark.parametrize("delta", [0, 1, -0.1, 1.5, float("nan"), True, "0.1", None])
+def test_delta_outside_the_open_unit_interval_is_refused(delta):
+    with pytest.raises(ValueError, match="delta"):
+        batch.check_delta(delta)
+
+
+def test_delta_inside_is_accepted():
+    assert batch.check_delta(0.05) == 0.05 and batch.check_delta(Fraction(1, 2)) == 0.5
+
+
+# -- the hypotheses of a run -----------------------------------------------------------------
+def _realizable(H, k, T, rng):
+    D = batch.FiniteDistribution([Fraction(1, H.shape[1])] * H.shape[1], H[k])
+    return D, *D.sample(T, rng)
+
+
+@pytest.mark.parametrize("name", ["Halving", "SOA", "Consistent"])
+def test_seen_set_paths_equal_the_round_by_round_game(name):
+    rng = np.random.default_rng(7)
+    H = np.unique(olkit.random_class(20, 6, rng), axis=0)
+    make = {
+        "Halving": lambda: olkit.Halving(H),
+        "SOA": lambda: olkit.SOA(H),
+        "Consistent": lambda: olkit.Consistent(H),
+    }[name]
+    D = batch.FiniteDistribution([Fraction(1, 6)] * 6, H[2])
+    XS, YS = D.sample(12, rng, runs=30)
+    seen = batch.SeenSetPaths(make, H[2])
+    ids = seen.paths(XS)
+    table = seen.table
+    for r in range(30):
+        path = batch.hypothesis_path(make(), XS[r], YS[r], 6)
+        assert np.array_equal(table[ids[r]], path)
+        trace = olkit.run(make(), XS[r], YS[r])
+        assert np.array_equal(path[np.arange(12), XS[r]], trace.yhat)
+
+
+def test_hypothesis_path_rows_are_before_each_round():
+    H = olkit.thresholds(4)
+    path = batch.hypothesis_path(olkit.Halving(H), [2, 0], [1, 0], 4)
+    assert path.shape == (3, 4)
+    # h_1: majority of all 5 thresholds; h_2: thresholds with h(2) = 1 (k <= 2); h_3: also h(0) = 0
+    assert path[0].tolist() == [0, 0, 1, 1]  # on x, x + 1 of the 5 thresholds say 1
+    assert path[1].tolist() == [0, 1, 1, 1]  # V = {k <= 2}: on 1, 2 of 3 say 1
+    assert path[2].tolist() == [0, 1, 1, 1]  # V = {1, 2}: on 1, a tie, which goes to 1
+
+
+def test_hypothesis_path_and_seen_sets_refuse_bad_input():
+    with pytest.raises(ValueError, match="equal length"):
+        batch.hypothesis_path(olkit.Halving(olkit.thresholds(3)), [0, 1], [1], 3)
+    with pytest.raises(ValueError, match="n"):
+        batch.hypothesis_path(olkit.Halving(olkit.thresholds(3)), [0], [1], 0)
+    with pytest.raises(ValueError, match="n <= 62"):
+        batch.SeenSetPaths(lambda: None, np.zeros(70, dtype=int))
+    seen = batch.SeenSetPaths(lambda: olkit.Halving(olkit.thresholds(3)), [0, 1, 1])
+    with pytest.raises(ValueError, match="points"):
+        seen.paths([[0, 3]])
+
+
+# -- conversions -------------------------------------------------------------------------------
+def test_conversions_return_what_they_claim():
+    rng = np.random.default_rng(11)
+    H = olkit.thresholds(8)
+    D = batch.FiniteDistribution(P8, H[5])
+    xs, ys = D.sample(20, rng)
+    path = batch.hypothesis_path(olkit.Halving(H), xs, ys, 8)
+    picks = [batch.random_iterate(path, D, rng) for _ in range(2000)]
+    ts = np.array([c.t for c in picks])
+    assert ts.min() == 1 and ts.max() == 20  # never h_(T+1)
+    assert all(np.array_equal(c.h, path[c.t - 1]) and c.risk == D.risk(path[c.t - 1]) for c in picks)
+    last = batch.last_iterate(path, D)
+    assert last.t == 21 and np.array_equal(last.h, path[20]) and last.risk == D.risk(path[20])
+    W = rng.standard_normal((11, 3))
+    avg = batch.average_iterate(W, lambda w: float(np.sum(w * w)))
+    assert np.allclose(avg.h, W[:10].mean(axis=0)) and avg.t is None
+    assert avg.risk == pytest.approx(float(np.sum(W[:10].mean(axis=0) ** 2)))
+    xv, yv = D.sample(15, rng)
+    val = batch.validation_choice(path, D, xv, yv)
+    errors = (path[:, xv] != yv).sum(axis=1)
+    assert errors[val.t - 1] == errors.min() and np.all(errors[: val.t - 1] > errors.min())
+
+
+def test_conversions_refuse_bad_input():
+    D = batch.FiniteDistribution([0.5, 0.5], [0, 1])
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="T >= 1"):
+        batch.random_iterate(np.zeros((1, 2), dtype=int), D, rng)
+    with pytest.raises(ValueError, match="T >= 1"):
+        batch.last_iterate(np.zeros(2, dtype=int), D)
+    with pytest.raises(ValueError, match="validation sample"):
+        batch.validation_choice(np.zeros((3, 2), dtype=int), D, [], [])
+
+
+# -- Monte Carlo and intervals -------------------------------------------------------------------
+def test_monte_carlo_is_reproducible_and_its_runs_independent():
+    exp = lambda rng: {"u": rng.random(), "v": rng.random(3)}  # noqa: E731
+    a, b = batch.monte_carlo(exp, 50, seed=5), batch.monte_carlo(exp, 50, seed=5)
+    assert np.array_equal(a["u"], b["u"]) and a["v"].shape == (50, 3)
+    assert len(np.unique(a["u"])) == 50
+    with pytest.raises(ValueError, match="dict"):
+        batch.monte_carlo(lambda rng: 1.0, 3, seed=0)
+    with pytest.raises(ValueError, match="runs"):
+        batch.monte_carlo(exp, 0, seed=0)
+
+
+def test_intervals_by_hand():
+    e = batch.mean_ci([0.0, 1.0, 2.0, 3.0], level=0.95)
+    assert e.mean == 1.5 and e.se == pytest.approx(math.sqrt(5 / 3) / 2)
+    assert e.hi - e.mean == pytest.approx(1.959964 * e.se, rel=1e-6)
+    f = batch.frequency_ci([0] * 10, level=0.95)
+    assert f.mean == 0 and f.lo == pytest.approx(0, abs=1e-15) and 0.2 < f.hi < 0.35  # Wilson: not empty
+    b = batch.bernoulli_ci([0.5, 0.5, 0.0], [1, 0, 0], level=0.95)
+    assert b.mean == 0.0 and b.se == pytest.approx(math.sqrt(0.5) / 3)
+    for bad in (0, 1, 1.5):
+        with pytest.raises(ValueError, match="level"):
+            batch.mean_ci([1.0, 2.0], level=bad)
+    with pytest.raises(ValueError, match="2 runs"):
+        batch.mean_ci([1.0])
+    with pytest.raises(ValueError, match="0/1"):
+        batch.frequency_ci([0, 2])
+    with pytest.raises(ValueError, match="same shape"):
+        batch.bernoulli_ci([0.5], [1, 0])
+
+
+@settings(max_examples=25, deadline=None)
+@given(p=st.floats(0.01, 0.99), seed=st.integers(0, 2**32 - 1))
+def test_wilson_interval_covers_at_about_its_level(p, seed):
+    rng = np.random.default_rng(seed)
+    events = rng.random((400, 60)) < p  # 400 experiments of 60 runs
+    f = batch.frequency_ci(events, level=0.95, axis=1)
+    coverage = np.mean((f.lo <= p) & (p <= f.hi))
+    assert coverage >= 0.88
+
+
+# -- the theorem's step 2, exactly, and the broken conversion --------------------------------------
+def _exact_sides(H, k, p, t, peek=False):
+    D = batch.FiniteDistribution(p, H[k])
+    seen = batch.SeenSetPaths(lambda: olkit.Halving(H), H[k])
+    lhs = rhs = Fraction(0)
+    n = H.shape[1]
+    for xs in itertools.product(range(n), repeat=t):
+        before = sum(1 << x for x in set(xs[:-1]))
+        h = seen.labels_after(before | (1 << xs[-1]) if peek else before)
+        pr = math.prod((p[x] for x in xs), start=Fraction(1))
+        lhs += pr * D.risk_exact(h)
+        rhs += pr * int(h[xs[-1]] != H[k][xs[-1]])
+    return lhs, rhs
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), t=st.integers(1, 3))
+def test_step_two_holds_exactly_on_random_classes_and_fails_for_a_peeking_conversion(seed, t):
+    rng = np.random.default_rng(seed)
+    H = np.unique(olkit.random_class(6, 4, rng), axis=0)
+    k = int(rng.integers(len(H)))
+    w = rng.integers(1, 5, 4)
+    p = [Fraction(int(v), int(w.sum())) for v in w]
+    lhs, rhs = _exact_sides(H, k, p, t)
+    assert lhs == rhs
+    lhs_peek, rhs_peek = _exact_sides(H, k, p, t, peek=True)
+    assert rhs_peek == 0  # a version-space learner never errs on a point it has seen
+    if lhs_peek > 0:
+        assert lhs_peek != rhs_peek
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), T=st.integers(1, 3))
+def test_expected_risk_of_the_random_iterate_is_at_most_the_mistake_bound_over_T(seed, T):
+    rng = np.random.default_rng(seed)
+    H = np.unique(olkit.random_class(8, 4, rng), axis=0)
+    k = int(rng.integers(len(H)))
+    p = [Fraction(1, 4)] * 4
+    e_hr = sum(_exact_sides(H, k, p, t)[0] for t in range(1, T + 1)) / T
+    assert e_hr <= Fraction(math.floor(math.log2(len(H))), T)  # Halving: M <= floor(log2 |H|)
+
+
+def test_bernoulli_interval_excludes_zero_for_a_peeking_conversion():
+    rng = np.random.default_rng(2)
+    H = olkit.thresholds(8)
+    D = batch.FiniteDistribution(P8, H[5])
+    seen = batch.SeenSetPaths(lambda: olkit.Halving(H), H[5])
+    XS, YS = D.sample(6, rng, runs=3000)
+    ids = seen.paths(XS)
+    tab = seen.table
+    risk, mistake = D.risk(tab)[ids], tab[ids[:, :6], XS] != YS
+    honest = batch.bernoulli_ci(risk[:, :6], mistake, 1 - 0.001 / 6)
+    assert np.all((honest.lo <= 0) & (0 <= honest.hi))
+    peek_mistake = tab[ids[:, 1:], XS] != YS  # h_(t+1) on x_t
+    peeking = batch.bernoulli_ci(risk[:, 1:], peek_mistake, 1 - 0.001 / 6)
+    assert np.any(peeking.hi < 0)

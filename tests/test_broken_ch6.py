@@ -1,0 +1,78 @@
+"""Chapter 6.1's checks stop broken versions of olkit.batch.
+
+Each case runs ``chapters/ch6/6_1_online_to_batch.ipynb`` with one piece of olkit.batch replaced by a
+broken variant and asserts that a proof check fails (ProofStepError) at the named step.
+"""
+from __future__ import annotations
+
+import pytest
+
+from notebooks import patch_code, run_broken
+
+# The conversion peeks: what it records as the round-t hypothesis is h_(t+1), which has seen x_t
+# (the broken conversion of the issue).  Step 2 of the theorem must fail.
+PEEKING_PATHS = '''
+import numpy as np
+from olkit.batch import SeenSetPaths as _Base
+class PeekingPaths(_Base):
+    def paths(self, XS):
+        ids = super().paths(XS)
+        return np.concatenate([ids[:, 1:], ids[:, -1:]], axis=1)
+'''
+
+# Sampling ignores the probabilities p: x is uniform on the domain.
+UNIFORM_SAMPLING = '''
+import numpy as np
+from olkit.batch import FiniteDistribution as _Base
+class UniformSampling(_Base):
+    def sample(self, T, rng, runs=None):
+        shape = (T,) if runs is None else (runs, T)
+        xs = rng.integers(0, self.n, size=shape)
+        return xs, self.target[xs]
+'''
+
+# The exact risk forgets the probabilities (each point weighs 1/n).
+UNWEIGHTED_EXACT_RISK = '''
+from fractions import Fraction
+from olkit.batch import FiniteDistribution as _Base
+class UnweightedRisk(_Base):
+    def risk_exact(self, h):
+        return Fraction(sum(int(a != b) for a, b in zip(h, self.target)), self.n)
+'''
+
+# The risk under a loss forgets the label noise.
+NOISELESS_LOSS_RISK = '''
+import numpy as np
+from olkit.batch import FiniteDistribution as _Base
+class NoiselessLossRisk(_Base):
+    def loss_risk(self, w, loss):
+        W = np.atleast_2d(np.asarray(w, dtype=float))
+        out = np.asarray(loss(W @ self.X.T, self.target), dtype=float) @ self.p
+        return float(out[0]) if np.ndim(w) == 1 else out
+'''
+
+# The mistake-indicator interval uses the sample variance (0 on rounds where no run erred).
+SAMPLE_VARIANCE_CI = '''
+import numpy as np
+from olkit.batch import Estimate
+def sample_variance_ci(prob, outcome, level=0.95, axis=0):
+    d = np.asarray(outcome, dtype=float) - np.asarray(prob, dtype=float)
+    n = d.shape[axis]
+    return Estimate(d.mean(axis=axis), d.std(axis=axis, ddof=1) / np.sqrt(n), n, level)
+'''
+
+NB = "ch6/6_1_online_to_batch.ipynb"
+CASES = [
+    ("SeenSetPaths", PEEKING_PATHS, "PeekingPaths", "step 2 (E 1[h_t(x_t) != y_t] - E L_D(h_t)"),
+    ("FiniteDistribution", UNIFORM_SAMPLING, "UniformSampling", "step 2 (E 1[h_t(x_t) != y_t] - E L_D(h_t)"),
+    ("FiniteDistribution", UNWEIGHTED_EXACT_RISK, "UnweightedRisk", "step 2 (E L_D(h_t) = E 1[h_t(x_t) != y_t], t = 1..4"),
+    ("FiniteDistribution", NOISELESS_LOSS_RISK, "NoiselessLossRisk", "step 2 (E L_D(w_t) - E loss(w_t, z_t)"),
+    ("bernoulli_ci", SAMPLE_VARIANCE_CI, "sample_variance_ci", "step 2 (E 1[h_t(x_t) != y_t] - E L_D(h_t)"),
+]
+
+
+@pytest.mark.parametrize("name, source, replacement, step", CASES, ids=[c[2] for c in CASES])
+def test_chapter_6_1_checks_catch_broken_variant(name, source, replacement, step):
+    ename, evalue = run_broken(NB, patch_code("batch", name, source, replacement))
+    assert ename == "ProofStepError", f"the notebook did not fail on a proof check: {ename}: {evalue}"
+    assert step in evalue, evalue
