@@ -47,7 +47,8 @@ __all__ = [
     "FiniteDistribution",
     "SeenSetPaths",
     "average_iterate",
-    "bernoulli_ci",
+    "count_test",
+    "CountTest",
     "check_delta",
     "frequency_ci",
     "hypothesis_path",
@@ -240,18 +241,24 @@ class CircleDistribution:
         y = np.where(side, -1, 1).astype(np.int64)
         return X, y
 
-    def risk(self, w) -> float:
-        """The 0-1 risk of sign(<w, x>) (w of shape (2,), not 0)."""
-        w = np.asarray(w, dtype=float)
-        if w.shape != (2,) or not np.all(np.isfinite(w)):
-            raise ValueError(f"w must be a finite vector of shape (2,); got shape {w.shape}")
-        nw = math.hypot(w[0], w[1])
-        if nw == 0:
-            raise ValueError("w = 0 defines no halfspace")
-        c = max(-1.0, min(1.0, (w[0] * self.u[0] + w[1] * self.u[1]) / nw))
-        alpha = math.acos(c)
+    def risk(self, w) -> float | np.ndarray:
+        """The 0-1 risk of x -> sign(<w, x>), for one w (shape (2,)) or many (shape (k, 2)).
+
+        w = 0 predicts one constant label (the Perceptron's sign(0) = -1); each label has probability
+        1/2 by symmetry, so its risk is 1/2.  (The set of x with <w, x> = 0 has probability 0 for w != 0.)
+        """
+        W = np.asarray(w, dtype=float)
+        if W.shape[-1:] != (2,) or W.ndim > 2 or not np.all(np.isfinite(W)):
+            raise ValueError(f"w must be a finite array of shape (2,) or (k, 2); got shape {W.shape}")
+        W2 = np.atleast_2d(W)
+        nw = np.hypot(W2[:, 0], W2[:, 1])
+        zero = nw == 0  # exactly the zero vector: no direction
+        c = np.clip((W2 @ self.u) / np.where(zero, 1.0, nw), -1.0, 1.0)
+        alpha = np.arccos(c)
         a = math.asin(self.gamma)
-        return max(0.0, min(alpha, math.pi - a) - a) / (2 * math.acos(self.gamma))
+        out = np.maximum(0.0, np.minimum(alpha, math.pi - a) - a) / (2 * math.acos(self.gamma))
+        out = np.where(zero, 0.5, out)
+        return float(out[0]) if W.ndim == 1 else out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -442,26 +449,48 @@ def mean_ci(values, level: float = 0.95, axis: int = 0) -> Estimate:
     return Estimate(v.mean(axis=axis), v.std(axis=axis, ddof=1) / math.sqrt(n), n, level)
 
 
-def bernoulli_ci(prob, outcome, level: float = 0.95, axis: int = 0) -> Estimate:
-    """E[outcome - prob] along ``axis`` (the runs) when each outcome is a 0/1 draw with the given
-    probability (a mistake of h_t on a fresh x_t, with probability L_D(h_t)): the mean difference and
-    a normal interval whose standard error is the exact conditional one, sqrt(sum prob (1 - prob)) / n.
+@dataclass
+class CountTest:
+    """Observed counts ``k`` of 0/1 outcomes against their expected counts ``mu`` (the sums of the
+    outcomes' probabilities), with a two-sided ``p_value`` per entry (see :func:`count_test`)."""
 
-    The sample variance of the differences would be 0 on a round where no run erred (rare events),
-    and its interval would then exclude 0 for no reason; the conditional variance does not."""
-    level = _level(level)
+    k: np.ndarray
+    mu: np.ndarray
+    p_value: np.ndarray
+
+
+def _poisson_kl(k: np.ndarray, mu: np.ndarray) -> np.ndarray:
+    """k ln(k / mu) - k + mu (0 ln 0 = 0), the exponent of the Chernoff bound; inf where mu = 0 < k."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(k > 0, k * np.log(np.where(k > 0, k, 1.0) / np.where(mu > 0, mu, 1.0)), 0.0)
+        out = t - k + mu
+    return np.where((mu == 0) & (k > 0), np.inf, out)
+
+
+def count_test(prob, outcome, axis: int = 0) -> CountTest:
+    """Are 0/1 ``outcome`` draws consistent with their probabilities ``prob``?  Along ``axis`` (the runs)
+    the count K = sum of the outcomes is compared with mu = sum of the probabilities: a mistake of h_t
+    on a fresh x_t has probability L_D(h_t), independently over the runs, so K is a sum of independent
+    Bernoulli variables with mean mu.
+
+    The p-value is the Chernoff bound for such sums, doubled for two sides:
+    P(K >= k) <= exp(-(k ln(k/mu) - k + mu)) for k >= mu, and the same expression bounds P(K <= k) for
+    k <= mu.  It holds for any probabilities, with no normal approximation, so it stays valid for rare
+    events (late rounds where a mistake has probability 1e-4), where a normal interval does not.  A
+    p-value below alpha happens with probability at most alpha when the probabilities are right."""
     q, o = np.asarray(prob, dtype=float), np.asarray(outcome)
     if q.shape != o.shape:
         raise ValueError(f"prob and outcome must have the same shape; got {q.shape} and {o.shape}")
-    if np.any(q < 0) or np.any(q > 1):
+    if q.size == 0:
+        raise ValueError("count_test needs at least one run")
+    if np.any(q < 0) or np.any(q > 1) or not np.all(np.isfinite(q)):
         raise ValueError("prob must be in [0, 1]")
     if not np.all(np.isin(o, (0, 1))):
         raise ValueError("outcome must be 0/1 (or booleans)")
-    n = q.shape[axis]
-    if n < 1:
-        raise ValueError("bernoulli_ci needs at least one run")
-    diff = o.astype(float) - q
-    return Estimate(diff.mean(axis=axis), np.sqrt((q * (1 - q)).sum(axis=axis)) / n, n, level)
+    k = o.sum(axis=axis).astype(float)
+    mu = q.sum(axis=axis)
+    p = np.minimum(1.0, 2.0 * np.exp(-_poisson_kl(k, mu)))
+    return CountTest(k, mu, p)
 
 
 def frequency_ci(events, level: float = 0.95, axis: int = 0) -> Estimate:

@@ -113,8 +113,12 @@ def test_bad_inputs_to_sampling_and_risks():
         D.loss_risk([1.0], lambda s, y: s)
     with pytest.raises(ValueError, match="gamma"):
         batch.CircleDistribution(gamma=1.0)
-    with pytest.raises(ValueError, match="w = 0"):
-        batch.CircleDistribution().risk([0.0, 0.0])
+    with pytest.raises(ValueError, match="shape"):
+        batch.CircleDistribution().risk([0.0, 0.0, 1.0])
+    assert batch.CircleDistribution().risk([0.0, 0.0]) == 0.5  # a constant label: half the mass
+    C = batch.CircleDistribution(0.3, 0.2)
+    W = np.random.default_rng(0).standard_normal((5, 2))
+    assert C.risk(W).tolist() == [C.risk(w) for w in W]
 
 
 @pytest.mark.parametrize("delta", [0, 1, -0.1, 1.5, float("nan"), True, "0.1", None])
@@ -228,8 +232,13 @@ def test_intervals_by_hand():
     assert e.hi - e.mean == pytest.approx(1.959964 * e.se, rel=1e-6)
     f = batch.frequency_ci([0] * 10, level=0.95)
     assert f.mean == 0 and f.lo == pytest.approx(0, abs=1e-15) and 0.2 < f.hi < 0.35  # Wilson: not empty
-    b = batch.bernoulli_ci([0.5, 0.5, 0.0], [1, 0, 0], level=0.95)
-    assert b.mean == 0.0 and b.se == pytest.approx(math.sqrt(0.5) / 3)
+    c = batch.count_test([[0.5, 0.0], [0.5, 0.0], [0.0, 0.0]], [[1, 0], [0, 0], [0, 0]])
+    assert c.k.tolist() == [1, 0] and c.mu.tolist() == [1.0, 0.0] and c.p_value.tolist() == [1.0, 1.0]
+    # 3 events where 1 is expected: 2 exp(-(3 ln 3 - 3 + 1))
+    c = batch.count_test([[0.5, 0.5, 0.0]] * 1 + [[0.0, 0.0, 0.0]], [[1, 1, 0], [1, 0, 0]], axis=1)
+    assert c.p_value[0] == 1.0 and c.p_value[1] == 0.0  # an event of probability 0 happened
+    c = batch.count_test(np.full(10, 0.1), np.r_[np.ones(3), np.zeros(7)].astype(int))
+    assert c.p_value == pytest.approx(2 * math.exp(-(3 * math.log(3) - 3 + 1)))
     for bad in (0, 1, 1.5):
         with pytest.raises(ValueError, match="level"):
             batch.mean_ci([1.0, 2.0], level=bad)
@@ -238,7 +247,11 @@ def test_intervals_by_hand():
     with pytest.raises(ValueError, match="0/1"):
         batch.frequency_ci([0, 2])
     with pytest.raises(ValueError, match="same shape"):
-        batch.bernoulli_ci([0.5], [1, 0])
+        batch.count_test([0.5], [1, 0])
+    with pytest.raises(ValueError, match="prob"):
+        batch.count_test([1.5], [1])
+    with pytest.raises(ValueError, match="0/1"):
+        batch.count_test([0.5], [2])
 
 
 @settings(max_examples=25, deadline=None)
@@ -293,7 +306,7 @@ def test_expected_risk_of_the_random_iterate_is_at_most_the_mistake_bound_over_T
     assert e_hr <= Fraction(math.floor(math.log2(len(H))), T)  # Halving: M <= floor(log2 |H|)
 
 
-def test_bernoulli_interval_excludes_zero_for_a_peeking_conversion():
+def test_count_test_passes_the_honest_conversion_and_rejects_a_peeking_one():
     rng = np.random.default_rng(2)
     H = olkit.thresholds(8)
     D = batch.FiniteDistribution(P8, H[5])
@@ -302,8 +315,18 @@ def test_bernoulli_interval_excludes_zero_for_a_peeking_conversion():
     ids = seen.paths(XS)
     tab = seen.table
     risk, mistake = D.risk(tab)[ids], tab[ids[:, :6], XS] != YS
-    honest = batch.bernoulli_ci(risk[:, :6], mistake, 1 - 0.001 / 6)
-    assert np.all((honest.lo <= 0) & (0 <= honest.hi))
+    assert np.all(batch.count_test(risk[:, :6], mistake).p_value >= 0.001 / 6)
     peek_mistake = tab[ids[:, 1:], XS] != YS  # h_(t+1) on x_t
-    peeking = batch.bernoulli_ci(risk[:, 1:], peek_mistake, 1 - 0.001 / 6)
-    assert np.any(peeking.hi < 0)
+    assert np.any(batch.count_test(risk[:, 1:], peek_mistake).p_value < 1e-6)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), scale=st.sampled_from([1e-4, 1e-2, 0.3]))
+def test_count_test_p_values_are_valid(seed, scale):
+    """Under the null (outcomes drawn with their probabilities), p < alpha happens at most about
+    alpha of the time: 2000 tests at alpha = 0.05 reject at most ~5% (the bound is conservative)."""
+    rng = np.random.default_rng(seed)
+    q = rng.random((50, 2000)) * scale
+    o = rng.random(q.shape) < q
+    p = batch.count_test(q, o).p_value
+    assert np.mean(p < 0.05) <= 0.05
