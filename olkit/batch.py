@@ -53,6 +53,7 @@ __all__ = [
     "frequency_ci",
     "hypothesis_path",
     "last_iterate",
+    "markov_sample_size",
     "mean_ci",
     "monte_carlo",
     "random_iterate",
@@ -71,6 +72,19 @@ def check_delta(delta) -> float:
     if not (0.0 < d < 1.0):
         raise ValueError(f"delta must be in the open interval (0, 1); got {delta!r}")
     return d
+
+
+def markov_sample_size(mistake_bound, eps, delta) -> int:
+    """The smallest T with mistake_bound / (T eps) <= delta: by Markov's inequality and the theorem
+    E L_D(h_r) <= M_A / T (the lecture notes on Chapter 21, part 2), P[L_D(h_r) >= eps] <= delta
+    for every sample size T >= this one.  eps and delta in (0, 1); mistake_bound >= 0."""
+    eps, delta = float(eps), check_delta(delta)
+    if not (0.0 < eps < 1.0):
+        raise ValueError(f"eps must be in the open interval (0, 1); got {eps!r}")
+    m = float(mistake_bound)
+    if not (m >= 0.0 and math.isfinite(m)):
+        raise ValueError(f"mistake_bound must be a finite number >= 0; got {mistake_bound!r}")
+    return max(1, math.ceil(m / (eps * delta)))
 
 
 def _probabilities(p) -> tuple[np.ndarray, tuple[Fraction, ...] | None]:

@@ -127,6 +127,19 @@ def test_delta_outside_the_open_unit_interval_is_refused(delta):
         batch.check_delta(delta)
 
 
+def test_markov_sample_size():
+    assert batch.markov_sample_size(4, 0.1, 0.5) == 80
+    assert batch.markov_sample_size(math.log2(9), 0.1, 0.1) == 317
+    assert batch.markov_sample_size(0, 0.1, 0.1) == 1
+    for bad in (0, 1, 1.5, -0.2):
+        with pytest.raises(ValueError, match="delta"):
+            batch.markov_sample_size(3, 0.1, bad)
+        with pytest.raises(ValueError, match="eps"):
+            batch.markov_sample_size(3, bad, 0.5)
+    with pytest.raises(ValueError, match="mistake_bound"):
+        batch.markov_sample_size(-1, 0.1, 0.5)
+
+
 def test_delta_inside_is_accepted():
     assert batch.check_delta(0.05) == 0.05 and batch.check_delta(Fraction(1, 2)) == 0.5
 

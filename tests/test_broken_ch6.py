@@ -63,11 +63,11 @@ def shifted_count_test(prob, outcome, axis=0):
 
 NB = "ch6/6_1_online_to_batch.ipynb"
 CASES = [
-    ("SeenSetPaths", PEEKING_PATHS, "PeekingPaths", "step 2 (E 1[h_t(x_t) != y_t] = E L_D(h_t)"),
-    ("FiniteDistribution", UNIFORM_SAMPLING, "UniformSampling", "step 2 (E 1[h_t(x_t) != y_t] = E L_D(h_t)"),
-    ("FiniteDistribution", UNWEIGHTED_EXACT_RISK, "UnweightedRisk", "step 2 (E L_D(h_t) = E 1[h_t(x_t) != y_t], t = 1..4"),
-    ("FiniteDistribution", NOISELESS_LOSS_RISK, "NoiselessLossRisk", "step 2 (E L_D(w_t) - E loss(w_t, z_t)"),
-    ("count_test", SHIFTED_COUNT_TEST, "shifted_count_test", "step 2 (E 1[h_t(x_t) != y_t] = E L_D(h_t)"),
+    ("SeenSetPaths", PEEKING_PATHS, "PeekingPaths", "step 2 (p-value of K_t against mu_t"),
+    ("FiniteDistribution", UNIFORM_SAMPLING, "UniformSampling", "step 2 (p-value of K_t against mu_t"),
+    ("FiniteDistribution", UNWEIGHTED_EXACT_RISK, "UnweightedRisk", "step 2 (E L_D(h_t) = E 1[h_t(x_t) != y_t]"),
+    ("FiniteDistribution", NOISELESS_LOSS_RISK, "NoiselessLossRisk", "step 2 (lo <= 0 <= hi: E L_D(w_t) - E loss(w_t, z_t)"),
+    ("count_test", SHIFTED_COUNT_TEST, "shifted_count_test", "step 2 (p-value of K_t against mu_t"),
 ]
 
 
