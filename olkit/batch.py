@@ -104,7 +104,7 @@ def _probabilities(p) -> tuple[np.ndarray, tuple[Fraction, ...] | None]:
     if not np.all(np.isfinite(arr)) or np.any(arr < 0):
         raise ValueError(f"p must be finite and non-negative; got {arr.tolist()}")
     if abs(float(arr.sum()) - 1.0) > SUM_TOL:
-        raise ValueError(f"p must sum to 1 (within {SUM_TOL}); it sums to {float(arr.sum())!r}")
+        raise ValueError(f"p must sum to 1 (within {SUM_TOL}); it sums to {float(arr.sum()):.6g}")
     return arr, None
 
 
@@ -132,7 +132,7 @@ class FiniteDistribution:
             raise ValueError(f"target must give one label per point: shape ({self.n},); got shape {t.shape}")
         if not np.all(np.isin(t, self.labels)):
             bad = t[~np.isin(t, self.labels)][0]
-            raise ValueError(f"target labels must be in {self.labels}; got {bad!r}")
+            raise ValueError(f"target labels must be in {self.labels}; got {bad.item()!r}")
         self.target = t.astype(np.int64)
         if isinstance(noise, (bool, np.bool_)):
             raise ValueError(f"noise must be a number in [0, 1/2]; got {noise!r}")

@@ -51,23 +51,25 @@ class NoiselessLossRisk(_Base):
         return float(out[0]) if np.ndim(w) == 1 else out
 '''
 
-# The count test compares the mistake count with the expected count of the *next* round's
-# risks (an off-by-one in what is compared): step 2 must fail.
+# The count test compares each column's count with the expected count of the next column (an
+# off-by-one in what is compared): the check of the sampler's counts fails first.
 SHIFTED_COUNT_TEST = '''
 import numpy as np
 from olkit.batch import count_test as _count_test
 def shifted_count_test(prob, outcome, axis=0):
     prob = np.asarray(prob, dtype=float)
-    return _count_test(np.roll(prob, -1, axis=1), outcome, axis)
+    if prob.ndim == 2 and axis == 0:  # runs x rounds: compare round t with round t + 1
+        prob = np.roll(prob, -1, axis=1)
+    return _count_test(prob, outcome, axis)
 '''
 
 NB = "ch6/6_1_online_to_batch.ipynb"
 CASES = [
     ("SeenSetPaths", PEEKING_PATHS, "PeekingPaths", "step 2 (p-value of K_t against mu_t"),
-    ("FiniteDistribution", UNIFORM_SAMPLING, "UniformSampling", "step 2 (p-value of K_t against mu_t"),
-    ("FiniteDistribution", UNWEIGHTED_EXACT_RISK, "UnweightedRisk", "step 2 (E L_D(h_t) = E 1[h_t(x_t) != y_t]"),
-    ("FiniteDistribution", NOISELESS_LOSS_RISK, "NoiselessLossRisk", "step 2 (lo <= 0 <= hi: E L_D(w_t) - E loss(w_t, z_t)"),
-    ("count_test", SHIFTED_COUNT_TEST, "shifted_count_test", "step 2 (p-value of K_t against mu_t"),
+    ("FiniteDistribution", UNIFORM_SAMPLING, "UniformSampling", "step S (counts of the points"),
+    ("FiniteDistribution", UNWEIGHTED_EXACT_RISK, "UnweightedRisk", "step R (L_D((0, 1, 1)) = 1/8"),
+    ("FiniteDistribution", NOISELESS_LOSS_RISK, "NoiselessLossRisk", "step R (hinge risk of w"),
+    ("count_test", SHIFTED_COUNT_TEST, "shifted_count_test", "step S (counts of the points"),
 ]
 
 
