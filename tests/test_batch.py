@@ -343,3 +343,37 @@ def test_count_test_p_values_are_valid(seed, scale):
     o = rng.random(q.shape) < q
     p = batch.count_test(q, o).p_value
     assert np.mean(p < 0.05) <= 0.05
+
+
+# -- edges that the notebooks do not reach ----------------------------------------------------------
+def test_edges_one_round_one_point_and_extreme_probabilities():
+    X, y = batch.CircleDistribution(gamma=0.5).sample(1, np.random.default_rng(0))
+    assert X.shape == (1, 2) and y.shape == (1,)
+    with pytest.raises(ValueError, match="T"):
+        batch.CircleDistribution().sample(0, np.random.default_rng(0))
+    seen = batch.SeenSetPaths(lambda: olkit.Halving(np.array([[1]])), [1], n=1)
+    assert seen.paths([[0, 0]]).shape == (1, 3) and seen.table.tolist() == [[1], [1]]  # before, after
+    with pytest.raises(ValueError, match="n"):
+        batch.SeenSetPaths(lambda: None, [1], n=0)
+    seen2 = batch.SeenSetPaths(lambda: olkit.Halving(olkit.thresholds(3)), [0, 1, 1])
+    assert seen2.paths([[1, 2, 1]]).shape == (1, 4)  # no point 0 in the sample: still valid
+    c = batch.count_test([1.0, 1.0, 0.0], [1, 1, 0])  # probabilities 0 and 1 are valid
+    assert c.p_value == 1.0 and c.mu == 2.0
+
+
+def test_frequency_interval_by_hand_with_events():
+    e = np.r_[np.ones(3, dtype=int), np.zeros(7, dtype=int)]
+    f = batch.frequency_ci(e, level=0.95)
+    z = 1.959963984540054
+    n, ph = 10, 0.3
+    centre = (ph + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(ph * (1 - ph) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    assert f.mean == 0.3 and f.se == pytest.approx(math.sqrt(0.3 * 0.7 / 10), rel=1e-12)
+    assert f.lo == pytest.approx(centre - half, rel=1e-12) and f.hi == pytest.approx(centre + half, rel=1e-12)
+
+
+def test_circle_risk_does_not_depend_on_the_length_of_w():
+    C = batch.CircleDistribution(angle=0.4, gamma=0.3)
+    w = np.array([math.cos(1.5), math.sin(1.5)])
+    assert C.risk(3.0 * w) == pytest.approx(C.risk(w), abs=1e-15)
+    assert C.risk(0.01 * w) == pytest.approx(C.risk(w), abs=1e-15)
