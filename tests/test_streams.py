@@ -110,7 +110,7 @@ def test_tie_threshold_stream_puts_the_decisions_at_the_tie_band(T, d, size, see
     ratio = np.abs(np.einsum("td,td->t", W, X)) / np.where(nw > 0, nw * size, 1.0)
     assert (np.abs(ratio - 1e-9) >= 0.99e-13).all()  # no decision within rounding of the band's edge
     at_band = (nw > 0) & ((ratio < 1e-14) | (np.abs(np.abs(ratio - 1e-9) - 1e-13) <= 1e-16))
-    assert T < 40 or at_band.mean() > 0.5  # three rounds in four, once w != 0
+    assert T < 40 or at_band[nw > 0].mean() >= 0.5  # three rounds in four on average, once w != 0
     tie = (nw > 0) & (ratio <= 1e-9)
     violated = (nw == 0) | tie | (np.sign(np.einsum("td,td->t", W, X)) != y)
     assert np.array_equal(np.diff(tr.state["updates"]), violated.astype(int))
