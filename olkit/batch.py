@@ -188,6 +188,25 @@ class FiniteDistribution:
         out = per_point @ self.p
         return float(out) if np.ndim(out) == 0 else out
 
+    def absolute_risk(self, h) -> np.ndarray | float:
+        """E_D |h(x) - y| for a hypothesis with values in [0, 1] on the domain (labels (0, 1) only):
+        a forecast such as the exponentially weighted average of experts (Mohri et al. Section 7.4,
+        the bounded loss L(y', y) = |y' - y|, convex in y').  For 0/1 values it is the 0-1 risk.
+        ``h`` has shape (n,) or (..., n)."""
+        if self.labels != (0, 1):
+            raise ValueError("absolute_risk needs labels (0, 1)")
+        h = np.asarray(h, dtype=float)
+        if h.shape[-1:] != (self.n,):
+            raise ValueError(f"a hypothesis is given by its values on the {self.n} points: last axis of "
+                             f"length {self.n}; got shape {h.shape}")
+        if not np.all((h >= -1e-9) & (h <= 1 + 1e-9)):  # a weighted average may round past 0 or 1
+            raise ValueError("absolute_risk needs hypothesis values in [0, 1]")
+        h = np.clip(h, 0.0, 1.0)
+        c = self.target
+        per_point = (1.0 - self.noise) * np.abs(h - c) + self.noise * np.abs(h - (1 - c))
+        out = per_point @ self.p
+        return float(out) if np.ndim(out) == 0 else out
+
     def risk_exact(self, h) -> Fraction:
         """L_D(h) as a Fraction (needs Fraction probabilities, and a Fraction or 0 noise)."""
         if self.p_exact is None or self.noise_exact is None:

@@ -377,3 +377,17 @@ def test_circle_risk_does_not_depend_on_the_length_of_w():
     w = np.array([math.cos(1.5), math.sin(1.5)])
     assert C.risk(3.0 * w) == pytest.approx(C.risk(w), abs=1e-15)
     assert C.risk(0.01 * w) == pytest.approx(C.risk(w), abs=1e-15)
+
+
+def test_absolute_risk_of_forecasts():
+    D = batch.FiniteDistribution([0.5, 0.25, 0.25], [0, 1, 1], noise=0.125)
+    assert D.absolute_risk([0, 1, 1]) == D.risk([0, 1, 1]) == 0.125
+    # h = 1/2 everywhere: |1/2 - y| = 1/2 whatever the label
+    assert D.absolute_risk([0.5, 0.5, 0.5]) == 0.5
+    # point 1 at 0.25: (7/8)(3/4) + (1/8)(1/4) = 0.6875, weight 1/4; the others exact
+    assert D.absolute_risk([0.0, 0.25, 1.0]) == pytest.approx(0.5 * 0.125 + 0.25 * 0.6875 + 0.25 * 0.125)
+    assert D.absolute_risk(np.array([[0.5] * 3, [0, 1, 1]])).tolist() == [0.5, 0.125]
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        D.absolute_risk([0.0, 1.5, 1.0])
+    with pytest.raises(ValueError, match="labels"):
+        batch.FiniteDistribution([0.5, 0.5], [-1, 1], labels=(-1, 1)).absolute_risk([0.5, 0.5])

@@ -63,7 +63,48 @@ def shifted_count_test(prob, outcome, axis=0):
     return _count_test(prob, outcome, axis)
 '''
 
+# 6.2: the absolute risk forgets the label noise (so E[V_t | past] = 0 fails).
+NOISELESS_ABSOLUTE_RISK = '''
+import numpy as np
+from olkit.batch import FiniteDistribution as _Base
+class NoiselessAbsoluteRisk(_Base):
+    def absolute_risk(self, h):
+        h = np.clip(np.asarray(h, dtype=float), 0.0, 1.0)
+        out = np.abs(h - self.target) @ self.p
+        return float(out) if np.ndim(out) == 0 else out
+'''
+
+# 6.2: Hedge with the sign of the exponent flipped (it follows the worst experts).
+FLIPPED_HEDGE = '''
+import numpy as np
+from olkit.experts import hedge as _hedge
+def flipped_hedge(losses, eta, **kw):
+    losses = np.asarray(losses, dtype=float)
+    return _hedge(1.0 - losses, eta, **kw)
+'''
+
+# 6.2: Theorem 7.6's bound with the wrong constant, sqrt(T ln N / 8) in place of sqrt((T/2) ln N).
+SMALL_EWA_BOUND = '''
+import math
+def small_ewa_bound(N, T, eta=None):
+    return math.sqrt(T * math.log(N) / 8)
+'''
+
+# 6.2: the doubling trick's constant forgotten (sqrt((T/2) ln N) alone).
+NO_CONSTANT_DOUBLING = '''
+import math
+def no_constant_doubling(N, T):
+    return math.sqrt(T / 2 * math.log(N))
+'''
+
 NB = "ch6/6_1_online_to_batch.ipynb"
+NB2 = "ch6/6_2_high_probability.ipynb"
+CASES_2 = [
+    ("batch", "FiniteDistribution", NOISELESS_ABSOLUTE_RISK, "NoiselessAbsoluteRisk", "step 2 (lo <= 0 <= hi: E[V_t]"),
+    ("experts", "hedge", FLIPPED_HEDGE, "flipped_hedge", "step 0 (|loss paid - olkit.experts.hedge's loss|"),
+    ("experts", "ewa_bound", SMALL_EWA_BOUND, "small_ewa_bound", "step R (R_T <= sqrt((T/2) ln N)"),
+    ("experts", "doubling_bound", NO_CONSTANT_DOUBLING, "no_constant_doubling", "step D (doubling_bound(N, T)/T"),
+]
 CASES = [
     ("SeenSetPaths", PEEKING_PATHS, "PeekingPaths", "step 2 (p-value of K_t against mu_t"),
     ("FiniteDistribution", UNIFORM_SAMPLING, "UniformSampling", "step S (counts of the points"),
@@ -76,5 +117,12 @@ CASES = [
 @pytest.mark.parametrize("name, source, replacement, step", CASES, ids=[c[2] for c in CASES])
 def test_chapter_6_1_checks_catch_broken_variant(name, source, replacement, step):
     ename, evalue = run_broken(NB, patch_code("batch", name, source, replacement))
+    assert ename == "ProofStepError", f"the notebook did not fail on a proof check: {ename}: {evalue}"
+    assert step in evalue, evalue
+
+
+@pytest.mark.parametrize("module, name, source, replacement, step", CASES_2, ids=[c[3] for c in CASES_2])
+def test_chapter_6_2_checks_catch_broken_variant(module, name, source, replacement, step):
+    ename, evalue = run_broken(NB2, patch_code(module, name, source, replacement))
     assert ename == "ProofStepError", f"the notebook did not fail on a proof check: {ename}: {evalue}"
     assert step in evalue, evalue
