@@ -30,6 +30,7 @@ every printed risk is the same on every machine.
 """
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 from dataclasses import dataclass, field
@@ -38,10 +39,12 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from . import fp
 from .game import int_at_least
 
 __all__ = [
     "CircleDistribution",
+    "ConvergedPerceptron",
     "Converted",
     "Estimate",
     "FiniteDistribution",
@@ -52,7 +55,12 @@ __all__ = [
     "check_delta",
     "frequency_ci",
     "hypothesis_path",
+    "labelled_points",
+    "all_samples",
     "last_iterate",
+    "loo_error",
+    "margin_2d",
+    "perceptron_to_convergence",
     "markov_sample_size",
     "mean_ci",
     "monte_carlo",
@@ -382,6 +390,125 @@ class SeenSetPaths:
         uniq, inverse = np.unique(masks, return_inverse=True)
         ids = np.array([self.hypothesis(int(m)) for m in uniq.tolist()], dtype=np.int64)
         return ids[inverse.reshape(masks.shape)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Leave-one-out (Mohri et al.: the leave-one-out error, Lemma 4.1, Theorem 7.9)
+# ---------------------------------------------------------------------------------------------
+def labelled_points(dist: FiniteDistribution) -> list[tuple[int, int, Fraction]]:
+    """The labelled examples (x, y) of ``dist`` with positive probability, and that probability as a
+    Fraction: (x, target(x)) with p(x)(1 - noise), and (x, flipped label) with p(x) noise."""
+    if dist.p_exact is None or dist.noise_exact is None:
+        raise ValueError("labelled_points needs p given as Fractions and noise as a Fraction (or 0)")
+    lo, hi = dist.labels
+    out = []
+    for x, (px, c) in enumerate(zip(dist.p_exact, dist.target.tolist())):
+        for y, w in ((c, 1 - dist.noise_exact), (lo + hi - c, dist.noise_exact)):
+            if px * w > 0:
+                out.append((x, y, px * w))
+    return out
+
+
+def all_samples(points: Sequence[tuple], m: int):
+    """Every sample of size m from the finite distribution ``points`` (a list whose entries end with
+    their probability, as :func:`labelled_points` returns), as (tuple of indices into ``points``,
+    probability), i.i.d. draws: len(points)^m samples whose probabilities sum to 1 exactly."""
+    m = int_at_least(m, "m", 1)
+    probs = [pt[-1] for pt in points]
+    if any(not isinstance(q, Fraction) or q < 0 for q in probs) or sum(probs) != 1:
+        raise ValueError("points must end with Fraction probabilities that sum to 1")
+    if len(points) ** m > 10**6:
+        raise ValueError(f"{len(points)}^{m} samples is too many to enumerate (at most 10^6)")
+    for idx in itertools.product(range(len(points)), repeat=m):
+        yield idx, math.prod((probs[i] for i in idx), start=Fraction(1))
+
+
+def loo_error(train: Callable, xs: Sequence, ys: Sequence) -> Fraction:
+    """The leave-one-out error (1/m) sum_i 1[h_{S minus i}(x_i) != y_i] of the learning algorithm
+    ``train(xs, ys) -> h`` (h callable on one x) on the sample S = ((x_1, y_1), ..., (x_m, y_m)),
+    m >= 2 (Mohri et al. Definition of the leave-one-out error)."""
+    m = len(xs)
+    if m != len(ys):
+        raise ValueError(f"xs and ys must have the same length; got {m} and {len(ys)}")
+    if m < 2:
+        raise ValueError(f"the leave-one-out error needs a sample of size m >= 2; got m = {m}")
+    wrong = 0
+    for i in range(m):
+        h = train([x for j, x in enumerate(xs) if j != i], [y for j, y in enumerate(ys) if j != i])
+        wrong += int(h(xs[i]) != ys[i])
+    return Fraction(wrong, m)
+
+
+@dataclass
+class ConvergedPerceptron:
+    """The Perceptron cycled over a sample in its order until a full pass makes no update: the final
+    weights ``w``, the number of updates ``M``, the sample positions it ever updated on
+    (``support``, sorted) and the number of ``passes`` (the last one without an update)."""
+
+    w: np.ndarray
+    M: int
+    support: tuple[int, ...]
+    passes: int
+
+    def __call__(self, x) -> int:
+        """The prediction sign(<w, x>) with the book's sign(0) = -1 (olkit.fp.sign's tie rule)."""
+        x = np.asarray(x, dtype=float)
+        return 1 if fp.sign(fp.dot(self.w, x), fp.tie_scale(self.w, x)) > 0 else -1
+
+
+def perceptron_to_convergence(X, y, max_passes: int = 1000) -> ConvergedPerceptron:
+    """Train :class:`olkit.Perceptron` (eta = 1, its update and tie rules) by passes over the sample
+    (rows of X, labels y in {-1, +1}) in order until a pass has no update (Mohri et al. Theorem 7.9's
+    "trained via a number of passes till convergence").  A ValueError after ``max_passes`` passes
+    with updates (the sample is not linearly separable through the origin, or its margin is tiny)."""
+    from .linear import Perceptron
+
+    X = np.atleast_2d(np.asarray(X, dtype=float))
+    y = np.asarray(y)
+    if X.shape[0] != y.shape[0] or X.shape[0] == 0:
+        raise ValueError(f"X and y must have the same positive number of rows; got {X.shape[0]} and {y.shape[0]}")
+    learner = Perceptron(X.shape[1])
+    support: set[int] = set()
+    max_passes = int_at_least(max_passes, "max_passes", 1)
+    for k in range(1, max_passes + 1):
+        before = learner.updates
+        for i in range(X.shape[0]):
+            u = learner.updates
+            learner.predict(X[i])
+            learner.update(X[i], int(y[i]))
+            if learner.updates > u:
+                support.add(i)
+        if learner.updates == before:
+            return ConvergedPerceptron(learner.w.copy(), learner.updates, tuple(sorted(support)), k)
+    raise ValueError(f"the Perceptron still updates after max_passes = {max_passes} passes: the sample is not "
+                     "linearly separable through the origin (or its margin is too small for this many passes)")
+
+
+def margin_2d(X, y) -> float:
+    """The largest margin rho = max_{||w|| = 1} min_i y_i <w, x_i> of a separator through the origin,
+    for points in the plane: the distance from 0 to the convex hull of the points z_i = y_i x_i,
+    found exactly as the smallest distance from 0 to the hull's vertices and segments (the closest
+    point of a polygon lies on one of them).  0 if the points are not strictly separable (the
+    closest point u does not satisfy <u, z_i> >= ||u||^2 for every i, up to 1e-12 relative)."""
+    X = np.atleast_2d(np.asarray(X, dtype=float))
+    y = np.asarray(y, dtype=float)
+    if X.ndim != 2 or X.shape[1] != 2 or X.shape[0] != y.shape[0] or X.shape[0] == 0:
+        raise ValueError(f"margin_2d takes points in the plane, X of shape (m, 2) with m labels; got {X.shape}")
+    Z = np.unique(y[:, None] * X, axis=0)
+    best, u = np.inf, None
+    for a in range(len(Z)):
+        for b in range(a, len(Z)):
+            A, Bv = Z[a], Z[b]
+            d = Bv - A
+            dd = float(d @ d)
+            s = 0.0 if dd == 0 else min(1.0, max(0.0, -float(A @ d) / dd))
+            c = A + s * d
+            n2 = float(c @ c)
+            if n2 < best:
+                best, u = n2, c
+    if best == 0 or np.any(Z @ u < best * (1 - 1e-12)):
+        return 0.0
+    return math.sqrt(best)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -391,3 +391,82 @@ def test_absolute_risk_of_forecasts():
         D.absolute_risk([0.0, 1.5, 1.0])
     with pytest.raises(ValueError, match="labels"):
         batch.FiniteDistribution([0.5, 0.5], [-1, 1], labels=(-1, 1)).absolute_risk([0.5, 0.5])
+
+
+# -- leave-one-out ------------------------------------------------------------------------------
+def test_labelled_points_and_all_samples():
+    D = batch.FiniteDistribution([Fraction(1, 2), Fraction(1, 2)], [0, 1], noise=Fraction(1, 4))
+    pts = batch.labelled_points(D)
+    assert pts == [(0, 0, Fraction(3, 8)), (0, 1, Fraction(1, 8)), (1, 1, Fraction(3, 8)), (1, 0, Fraction(1, 8))]
+    samples = list(batch.all_samples(pts, 3))
+    assert len(samples) == 64 and sum(q for _, q in samples) == 1
+    assert dict(samples)[(0, 2, 1)] == Fraction(3, 8) ** 2 * Fraction(1, 8)
+    clean = batch.FiniteDistribution([Fraction(1, 2), Fraction(1, 2)], [0, 1])
+    assert batch.labelled_points(clean) == [(0, 0, Fraction(1, 2)), (1, 1, Fraction(1, 2))]
+    with pytest.raises(ValueError, match="m"):
+        list(batch.all_samples(pts, 0))
+    with pytest.raises(ValueError, match="sum to 1"):
+        list(batch.all_samples([(0, Fraction(1, 2))], 2))
+    with pytest.raises(ValueError, match="too many"):
+        list(batch.all_samples(pts, 11))
+    with pytest.raises(ValueError, match="Fractions"):
+        batch.labelled_points(batch.FiniteDistribution([0.5, 0.5], [0, 1]))
+
+
+def test_loo_error_by_hand():
+    majority = lambda xs, ys: (lambda x: int(2 * sum(ys) >= len(ys)))  # noqa: E731  constant majority
+    # labels 1, 1, 0: leaving out a 1 leaves {1, 0} -> tie -> 1 (right); leaving out the 0 -> 1 (wrong)
+    assert batch.loo_error(majority, [0, 1, 2], [1, 1, 0]) == Fraction(1, 3)
+    with pytest.raises(ValueError, match="m >= 2"):
+        batch.loo_error(majority, [0], [1])
+    with pytest.raises(ValueError, match="same length"):
+        batch.loo_error(majority, [0, 1], [1])
+
+
+def test_perceptron_to_convergence_and_margin():
+    run = batch.perceptron_to_convergence([[10.0, 1.0], [10.0, -1.0]], [1, -1])
+    assert run.M == 2 and run.support == (0, 1) and run.passes == 2 and run.w.tolist() == [0.0, 2.0]
+    assert run([1.0, 1.0]) == 1 and run([1.0, 0.0]) == -1  # a score of 0 predicts -1
+    # the support is where the run updated; a correctly classified point never enters it
+    run = batch.perceptron_to_convergence([[1.0, 0.0], [2.0, 0.0], [0.0, 1.0]], [1, 1, 1])
+    assert run.support == (0, 2) and run.M == 2
+    with pytest.raises(ValueError, match="not\\s+linearly separable|max_passes"):
+        batch.perceptron_to_convergence([[1.0, 0.0], [1.0, 0.0]], [1, -1], max_passes=20)
+    with pytest.raises(ValueError, match="rows"):
+        batch.perceptron_to_convergence([[1.0, 0.0]], [1, -1])
+    assert batch.margin_2d([[10.0, 1.0], [10.0, -1.0]], [1, -1]) == 1.0
+    assert batch.margin_2d([[3.0, 4.0]], [1]) == 5.0
+    assert batch.margin_2d([[1.0, 0.0], [-1.0, 0.0]], [1, 1]) == 0.0  # not separable
+    assert batch.margin_2d([[1.0, 1.0], [1.0, -1.0]], [1, 1]) == 1.0  # the closest point is an endpoint
+    with pytest.raises(ValueError, match="plane"):
+        batch.margin_2d([[1.0, 0.0, 0.0]], [1])
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), m=st.integers(2, 7))
+def test_margin_2d_is_the_best_direction_and_bounds_the_perceptron(seed, m):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-5, 6, size=(m, 2)).astype(float)
+    X = X[np.any(X != 0, axis=1)]
+    if len(X) == 0:
+        return
+    u = np.array([math.cos(seed), math.sin(seed)])
+    s = X @ u
+    keep = np.abs(s) > 1e-9
+    X, y = X[keep], np.where(s[keep] > 0, 1, -1)
+    if len(X) == 0:
+        return
+    rho = batch.margin_2d(X, y)
+    assert rho > 0
+    angles = np.linspace(0, 2 * np.pi, 20001)
+    W = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    best = np.max(np.min((W @ (y[:, None] * X).T), axis=1))
+    assert best <= rho + 1e-12 and rho - best < 1e-3 * max(1.0, rho)
+    run = batch.perceptron_to_convergence(X, y, max_passes=10_000)
+    r2 = float(np.max(np.sum(X * X, axis=1)))
+    assert run.M <= r2 / rho**2 + 1e-9
+    # step 1 of Theorem 7.9: an example off the support is classified correctly by the run without it
+    for i in range(len(X)):
+        if i not in run.support:
+            h = batch.perceptron_to_convergence(np.delete(X, i, axis=0), np.delete(y, i), max_passes=10_000)
+            assert h(X[i]) == y[i]

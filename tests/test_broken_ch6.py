@@ -97,8 +97,57 @@ def no_constant_doubling(N, T):
     return math.sqrt(T / 2 * math.log(N))
 '''
 
+# 6.3: a "leave-one-out" that trains on the whole sample (the training error).
+NOT_LEAVING_OUT = '''
+from fractions import Fraction
+def training_error(train, xs, ys):
+    h = train(list(xs), list(ys))
+    return Fraction(sum(int(h(x) != y) for x, y in zip(xs, ys)), len(xs))
+'''
+
+# 6.3: the Perceptron stops after one pass, converged or not.
+ONE_PASS_PERCEPTRON = '''
+import numpy as np
+from olkit.batch import ConvergedPerceptron
+from olkit.linear import Perceptron
+def one_pass(X, y, max_passes=1000):
+    X = np.atleast_2d(np.asarray(X, dtype=float))
+    learner, support = Perceptron(X.shape[1]), set()
+    for i in range(X.shape[0]):
+        u = learner.updates
+        learner.update(X[i], int(y[i]))
+        if learner.updates > u:
+            support.add(i)
+    return ConvergedPerceptron(learner.w.copy(), learner.updates, tuple(sorted(support)), 1)
+'''
+
+# 6.3: the support records only the positions of the first pass's updates.
+FIRST_PASS_SUPPORT = '''
+import numpy as np
+from olkit.batch import ConvergedPerceptron, perceptron_to_convergence as _ptc
+def first_pass_support(X, y, max_passes=1000):
+    run = _ptc(X, y, max_passes)
+    first = _ptc(np.atleast_2d(np.asarray(X, dtype=float))[:1], list(y)[:1])
+    return ConvergedPerceptron(run.w, run.M, first.support, run.passes)
+'''
+
+# 6.3: the margin measured to the nearest point only, not to the hull's edges (too large).
+VERTEX_MARGIN = '''
+import numpy as np
+def vertex_margin(X, y):
+    Z = np.asarray(y, dtype=float)[:, None] * np.atleast_2d(np.asarray(X, dtype=float))
+    return float(np.min(np.linalg.norm(Z, axis=1)))
+'''
+
 NB = "ch6/6_1_online_to_batch.ipynb"
 NB2 = "ch6/6_2_high_probability.ipynb"
+NB3 = "ch6/6_3_leave_one_out.ipynb"
+CASES_3 = [
+    ("loo_error", NOT_LEAVING_OUT, "training_error", "step 1 (E LOO(S') = (1/(m+1)) sum_i"),
+    ("perceptron_to_convergence", ONE_PASS_PERCEPTRON, "one_pass", "step c (converged"),
+    ("perceptron_to_convergence", FIRST_PASS_SUPPORT, "first_pass_support", "step 1 (LOO error at position i"),
+    ("margin_2d", VERTEX_MARGIN, "vertex_margin", "step 3 (M(S') <= r^2/rho^2)"),
+]
 CASES_2 = [
     ("batch", "FiniteDistribution", NOISELESS_ABSOLUTE_RISK, "NoiselessAbsoluteRisk", "step 2 (lo <= 0 <= hi: E[V_t]"),
     ("experts", "hedge", FLIPPED_HEDGE, "flipped_hedge", "step 0 (|loss paid - olkit.experts.hedge's loss|"),
@@ -124,5 +173,12 @@ def test_chapter_6_1_checks_catch_broken_variant(name, source, replacement, step
 @pytest.mark.parametrize("module, name, source, replacement, step", CASES_2, ids=[c[3] for c in CASES_2])
 def test_chapter_6_2_checks_catch_broken_variant(module, name, source, replacement, step):
     ename, evalue = run_broken(NB2, patch_code(module, name, source, replacement))
+    assert ename == "ProofStepError", f"the notebook did not fail on a proof check: {ename}: {evalue}"
+    assert step in evalue, evalue
+
+
+@pytest.mark.parametrize("name, source, replacement, step", CASES_3, ids=[c[2] for c in CASES_3])
+def test_chapter_6_3_checks_catch_broken_variant(name, source, replacement, step):
+    ename, evalue = run_broken(NB3, patch_code("batch", name, source, replacement))
     assert ename == "ProofStepError", f"the notebook did not fail on a proof check: {ename}: {evalue}"
     assert step in evalue, evalue
