@@ -66,7 +66,7 @@ def monte_carlo_rows() -> list[tuple[str, float]]:
             mistake = tab[ids[:, :T], XS] != D.target[XS]
             batch.count_test(risk[:, :T], mistake)
 
-        rows.append((f"{runs:,} runs x T = {T:,} (|H| = {len(H)}, n = {n})", best_of(go)))
+        rows.append((f"{runs:,} runs x T = {T:,} (a class of {len(H)} functions on {n} points)", best_of(go)))
     return rows
 
 
