@@ -470,3 +470,10 @@ def test_margin_2d_is_the_best_direction_and_bounds_the_perceptron(seed, m):
         if i not in run.support:
             h = batch.perceptron_to_convergence(np.delete(X, i, axis=0), np.delete(y, i), max_passes=10_000)
             assert h(X[i]) == y[i]
+
+
+def test_one_run_is_enough_for_monte_carlo_and_a_frequency():
+    out = batch.monte_carlo(lambda g: {"u": g.random()}, 1, seed=0)
+    assert out["u"].shape == (1,)
+    f = batch.frequency_ci([1], level=0.95)
+    assert f.mean == 1.0 and f.n == 1 and 0 < f.lo < 1 and f.hi == pytest.approx(1.0)
