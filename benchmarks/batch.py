@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import platform
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -17,33 +16,10 @@ import numpy as np
 
 import olkit
 from olkit import batch
+from run import best_of, notebooks  # benchmarks/run.py (this script's folder is on sys.path)
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "batch_results.md"
-
-
-def best_of(f, repeat: int = 3) -> float:
-    best = np.inf
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        f()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
-def notebook_times() -> list[tuple[str, float]]:
-    import nbclient
-    import nbformat
-
-    rows = []
-    for path in sorted((ROOT / "chapters").rglob("*.ipynb")):
-        nb = nbformat.read(path, as_version=4)
-        client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
-                                         resources={"metadata": {"path": str(path.parent)}})
-        t0 = time.perf_counter()
-        client.execute()
-        rows.append((path.relative_to(ROOT).as_posix(), time.perf_counter() - t0))
-    return rows
 
 
 def monte_carlo_rows() -> list[tuple[str, float]]:
@@ -66,13 +42,13 @@ def monte_carlo_rows() -> list[tuple[str, float]]:
             mistake = tab[ids[:, :T], XS] != D.target[XS]
             batch.count_test(risk[:, :T], mistake)
 
-        rows.append((f"{runs:,} runs x T = {T:,} (a class of {len(H)} functions on {n} points)", best_of(go)))
+        rows.append((f"{runs:,} runs x T = {T:,} (a class of {len(H)} functions on {n} points)", best_of(go, 3)))
     return rows
 
 
 def main() -> None:
     load = os.getloadavg()[0]
-    nbs = notebook_times()
+    nbs = notebooks()
     mc = monte_carlo_rows()
     lines = [
         "# Chapter 6 benchmarks (and every notebook's execution time)",
