@@ -148,10 +148,22 @@ class Perceptron(_Linear):
 
         A round updates iff y <w, x> <= 1e-9 ||w|| ||x||, and ||x|| <= R, so a row with
         y <w, x> > 2e-9 ||w|| R cannot update, whatever the rounding of its block score (far below
-        1e-9 of the scale); :func:`olkit.game.lookahead` plays the first other row by the per-round rule."""
-        s = fp.matvec(Xb, self.w)  # reads the block from memory; the bound below finds it in the cache
+        1e-9 of the scale); :func:`olkit.game.lookahead` plays the first other row by the per-round rule.
+        R is ``info``, the block's Frobenius norm (:meth:`_block_norm`, one dot product per block, so
+        that rescans after an update pay no extra pass), or sqrt(d) max |x_ij| without it.  A larger R
+        only adds false alarms, which the per-round rule then plays: the run is the same."""
+        s = fp.matvec(Xb, self.w)
         check_finite_rows(s, Xb, t0)
-        return _candidates(yb * s, 2 * fp.TIE_RTOL * np.sqrt(self.w @ self.w) * row_norm_bound(Xb))
+        R = row_norm_bound(Xb) if info is None else info
+        return _candidates(yb * s, 2 * fp.TIE_RTOL * np.sqrt(self.w @ self.w) * R)
+
+    @staticmethod
+    def _block_norm(Xb: np.ndarray, t0: int) -> float:
+        """||X_b||_F, the Frobenius norm of the block: at least ||x|| for every row x of it (and of every
+        part of it), computed once per block with one dot product (inf or nan if an entry is not finite;
+        the scores' check names the round)."""
+        v = Xb.reshape(-1)
+        return math.sqrt(float(v @ v))
 
     def play_stream(self, X, y) -> UpdateTrace:
         """Play the stream (rows of ``X``, labels ``y`` in {-1, +1}) from the current state, looking ahead
@@ -160,7 +172,7 @@ class Perceptron(_Linear):
         The updates, weights and predictions are exactly those of :func:`olkit.run` on the same stream.
         """
         X, y = check_stream(X, y, self.d)
-        return lookahead(self, X, y, self._first_update)
+        return lookahead(self, X, y, self._first_update, prepare=self._block_norm)
 
 
 # ---------------------------------------------------------------------------------------------
