@@ -7,6 +7,7 @@
 Authors:
     python3 dev.py execute chapters/ch1/1_2_consistent_halving.ipynb ...   # re-run notebooks in place
     python3 dev.py mutants [--modules finite,ellipsoid] [--sample 160]     # how strong are the checks (not CI)
+    python3 dev.py othermachine   # nbval on every notebook with another CPU's numpy and BLAS code paths
     python3 dev.py lock     # re-pin requirements.lock from the current .venv
 
 Both commands need only Python >= 3.11: they create ``.venv`` beside this file,
@@ -131,6 +132,20 @@ def cmd_mutants(rest: list[str]) -> None:
     """Mutation testing of olkit against the notebooks; writes benchmarks/mutants.md (see benchmarks/mutants.py)."""
     setup()
     sh(PY, ROOT / "benchmarks" / "mutants.py", *rest, env=env())
+
+
+#: Code paths of an older x86-64 CPU, selectable on this one: numpy without its AVX2/FMA (x86-64-v3) and
+#: AVX-512 dispatch, OpenBLAS with its Prescott (SSE3, no FMA) kernels.  Matrix products then round
+#: differently from the machine that stored the outputs (see CONTRIBUTING.md, "Same outputs").
+OTHER_MACHINE = {"NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4 AVX512_ICL AVX512_SPR", "OPENBLAS_CORETYPE": "Prescott"}
+
+
+def cmd_othermachine(rest: list[str]) -> None:
+    """nbval (strict) on every notebook, or on the given ones, with another machine's code paths."""
+    setup()
+    e = dict(env(), **OTHER_MACHINE)
+    say("; ".join(f"{k}={v}" for k, v in OTHER_MACHINE.items()))
+    sh(PY, "-m", "pytest", "--nbval", "-q", "-p", "no:cacheprovider", *(rest or ["chapters"]), env=e)
 
 
 def cmd_lock() -> None:
@@ -272,6 +287,8 @@ def main(argv: list[str]) -> None:
         cmd_lock()
     elif cmd == "mutants":
         cmd_mutants(rest)
+    elif cmd == "othermachine":
+        cmd_othermachine(rest)
     elif cmd == "setup":
         setup()
     elif cmd == "student":

@@ -27,15 +27,15 @@ machine, and a notebook's stored outputs stop reproducing there.
 to a seed (an integer >= 1) when olkit is imported, or inside
 ``with perturbed(seed):``, the kernels below return results that another
 machine could return: dot products and matrix-vector products add their terms
-in another order, with or without fused multiply-adds (both chosen by a hash of
-the operands, so equal inputs still give equal outputs, as on a real machine;
-exact sums stay exact), and ``exp``, ``log``
-and the ``numpy.linalg`` routines a notebook may call move their results by up
-to two ulps (again as a fixed function of their input).  The book's portability
-test (``tests/test_portability.py``) re-executes every notebook in this mode and
-requires every stored output to come out identical: a decision that depends on
-the last bits, or a number printed with too many digits, fails it on a single
-machine.
+in another order, with or without fused multiply-adds (chosen by a hash of the
+operands, so equal inputs give equal outputs, as on a real machine; exact sums
+stay exact); ``exp``, ``log`` and the ``numpy.linalg`` routines move their
+results by up to two ulps; and the vectors a learner on R^d receives
+(:func:`olkit.game.check_vector`) move by a few ulps (:func:`ulp_jitter`), so
+that plain numpy arithmetic on them (``w @ x``) rounds differently too.  The
+portability test (``tests/test_portability.py``) re-executes every notebook in
+this mode and requires identical stored outputs: a decision on the last bits,
+or a number printed with too many digits, fails it on a single machine.
 """
 from __future__ import annotations
 
@@ -126,7 +126,7 @@ def ulp_jitter(v):
         return v
     bits = a.view(np.int64).astype(np.uint64)
     with np.errstate(over="ignore"):
-        k = ((bits * _MIX + np.uint64(_SEED)) >> np.uint64(62)).astype(np.int64) - 2  # in {-2, -1, 0, 1}
+        k = (((bits + np.uint64(_SEED) * _MIX) * _MIX) >> np.uint64(62)).astype(np.int64) - 2  # in {-2,...,1}
     # results that are exactly representable with few bits (integers, halves, ...: exp(0) = 1, log2(8) = 3,
     # ||(3, 4)|| = 5) come out exact on every machine, so they are kept
     with np.errstate(invalid="ignore", over="ignore"):

@@ -35,6 +35,8 @@ from typing import Any, Protocol, Sequence
 
 import numpy as np
 
+from . import fp
+
 __all__ = [
     "Learner",
     "NotRealizableError",
@@ -94,7 +96,10 @@ def check_label01(y, t: int) -> int:
 def check_vector(x, d: int, t: int) -> np.ndarray:
     """x as a finite float vector of shape (d,); a ValueError naming round t otherwise.
 
-    The input check shared by the learners on R^d (Perceptron, Ellipsoid).
+    The input check shared by the learners on R^d (Perceptron, Ellipsoid, Winnow).  In olkit's
+    perturbation mode (:mod:`olkit.fp`) the learner gets x moved by a few ulps (:func:`olkit.fp.ulp_jitter`):
+    a decision that depends on the last bits of x, or of plain numpy arithmetic on it (``w @ x`` with
+    or without fused multiply-adds), then changes, and the portability test sees it.
     """
     try:
         v = np.asarray(x, dtype=float)
@@ -104,6 +109,8 @@ def check_vector(x, d: int, t: int) -> np.ndarray:
         raise ValueError(f"round {t}: x must have shape ({d},); got shape {v.shape}")
     if not np.isfinite(v).all():
         raise ValueError(f"round {t}: x must be finite; got {v.tolist()}")
+    if fp.perturbing():
+        return fp.ulp_jitter(v)
     return v
 
 

@@ -117,3 +117,27 @@ def test_matmat_shapes_including_empty_ones(seed, m, k, n):
     with fp.perturbed(seed):
         out = fp.matmat(A, B)
     assert out.shape == (m, n) and np.allclose(out, A @ B, rtol=1e-12, atol=1e-12)
+
+
+def test_sign_broadcasts_a_scalar_against_an_array_either_way():
+    s = np.array([1e-12, 1.0, -1.0, -1e-12])
+    assert fp.sign(s, 1.0).tolist() == [0, 1, -1, 0]
+    assert fp.sign(1e-12, np.array([1.0, 1e-4])).tolist() == [0, 1]
+    assert fp.sign(1e-12, 1.0) == 0 and fp.sign(2e-9, 1.0) == 1
+
+
+def test_in_the_perturbation_mode_learners_receive_jittered_vectors():
+    """olkit.game.check_vector (the input of every learner on R^d) moves inexact entries by a few ulps
+    in the mode, keeps exact ones, and is the identity outside it."""
+    from olkit.game import check_vector
+
+    x = np.array([1 / 3, 0.1, 0.5, 0.0, -2.0])
+    assert check_vector(x, 5, 1).tolist() == x.tolist()
+    moved = set()
+    for seed in range(1, 9):
+        with fp.perturbed(seed):
+            v = check_vector(x, 5, 1)
+        assert v[2:].tolist() == [0.5, 0.0, -2.0]
+        assert np.all(np.abs(v[:2] - x[:2]) <= 2 * np.spacing(x[:2]))
+        moved.add(tuple(v[:2].tolist()))
+    assert len(moved) > 1

@@ -58,3 +58,90 @@ def test_the_perturbation_mode_is_on_in_a_kernel():
     env = dict(os.environ, OLKIT_FP_PERTURB="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     assert out.split() == ["True", "True", "True"], out
+
+
+
+#: The Ellipsoid's decision as 1.4 had it when its outputs failed on another machine (issue 6): the sign
+#: of a plain ``w @ x``, which is exactly 0 on grid data, compared with 0 without a tolerance.
+OLD_ELLIPSOID_DECISION = """
+    def predict(self, x) -> int:
+        x = self._x(x)
+        wx = float(self.w @ x)
+        self.details = {"wx": wx, "tie": False, "xAx": float(x @ self.A @ x)}
+        return 1 if wx > 0 else -1
+
+    def update(self, x, y) -> None:
+        x, y = self._x(x), self._y(y)
+        if y * float(self.w @ x) <= 0:
+            self.cut(x, y)
+            self.updates += 1
+        self.t += 1
+
+    def cut("""
+
+#: A small notebook in the manner of 1.4's runs: the Ellipsoid on random realizable grid sequences
+#: (grids with n = 3, 5, 6, whose points are not dyadic), printing mistakes and updates per run.
+GRID_RUNS = """import numpy as np
+import olkit
+from olkit.ellipsoid import Ellipsoid, realizable_grid_sequence
+
+rng = np.random.default_rng(14)
+for n, d in [(3, 2), (3, 3), (5, 2), (6, 3)]:
+    for _ in range(6):
+        X, y, _ = realizable_grid_sequence(n, d, 120, rng)
+        tr = olkit.run(Ellipsoid(d), X, y)
+        print(f"n = {n}, d = {d}: M = {tr.M}, U = {int(tr.state['updates'][-1])}")
+"""
+
+
+def _olkit_copy(tmp, old_decision: bool) -> str:
+    """A copy of olkit (with the old Ellipsoid decision if asked); returns the PYTHONPATH that selects it."""
+    import re
+    import shutil
+
+    pkg = tmp / "olkit"
+    shutil.copytree(ROOT / "olkit", pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    if old_decision:
+        src = (pkg / "ellipsoid.py").read_text()
+        new, n = re.subn(r"\n    def predict\(self, x\) -> int:.*?\n    def cut\(", OLD_ELLIPSOID_DECISION, src,
+                         count=1, flags=re.S)
+        assert n == 1, "the Ellipsoid's predict/update/cut layout changed: update OLD_ELLIPSOID_DECISION"
+        (pkg / "ellipsoid.py").write_text(new)
+    return str(tmp)
+
+
+def _stored_then_checked(tmp, old_decision: bool) -> tuple[subprocess.CompletedProcess, subprocess.CompletedProcess]:
+    """Execute GRID_RUNS with that olkit and store its outputs (as an author does on their machine), then
+    run nbval on it plainly and in the perturbation mode; return both results."""
+    import nbformat
+
+    pythonpath = _olkit_copy(tmp, old_decision)
+    nb_path = tmp / "grid_runs.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(GRID_RUNS)]), nb_path)
+    env = dict(os.environ, PYTHONPATH=pythonpath, PYTHONHASHSEED="0")
+    env.pop("OLKIT_FP_PERTURB", None)
+    execute = (f"import nbclient, nbformat; nb = nbformat.read({str(nb_path)!r}, as_version=4); "
+               f"nbclient.NotebookClient(nb, timeout=600, kernel_name='python3').execute(); "
+               f"nbformat.write(nb, {str(nb_path)!r})")
+    subprocess.run([sys.executable, "-c", execute], env=env, check=True, cwd=tmp, timeout=600)
+
+    def nbval(perturb: str | None) -> subprocess.CompletedProcess:
+        e = dict(env, **({"OLKIT_FP_PERTURB": perturb} if perturb else {}))
+        return subprocess.run([sys.executable, "-m", "pytest", "--nbval", "-q", "-p", "no:cacheprovider",
+                               "--no-header", "-o", "addopts=", str(nb_path)], cwd=tmp, env=e,
+                              capture_output=True, text=True, timeout=600)
+
+    return nbval(None), nbval("1")
+
+
+def test_a_decision_on_the_last_bits_fails_the_portability_test(tmp_path):
+    """The class of defect of issue 6, caught on a single machine.  With the old Ellipsoid (plain
+    ``w @ x > 0``) a notebook of grid runs reproduces its own stored outputs here, but fails in the
+    perturbation mode: x moves by a few ulps and the sign of an exact zero follows it.  The book's
+    Ellipsoid (a tie tolerance) passes both."""
+    plain, perturbed = _stored_then_checked(tmp_path / "old", old_decision=True)
+    assert plain.returncode == 0, "control: the old Ellipsoid reproduces its own outputs here\n" + plain.stdout[-3000:]
+    assert perturbed.returncode != 0, "the perturbation mode did not expose the old Ellipsoid's exact-zero decisions"
+    assert "M = " in perturbed.stdout, perturbed.stdout[-3000:]
+    plain, perturbed = _stored_then_checked(tmp_path / "book", old_decision=False)
+    assert plain.returncode == 0 and perturbed.returncode == 0, (plain.stdout + perturbed.stdout)[-3000:]
