@@ -19,8 +19,9 @@
 
    * ``check``  -- a proof check stopped the notebook (``ProofStepError``, or an ``assert`` of the notebook);
    * ``guard``  -- one of olkit's own checks raised (``ValueError``, ``NotRealizableError``, ``FloatingPointError``);
-   * ``unit``   -- the notebooks ran through unchanged or with changed outputs only, but the module's unit
-     tests (``tests/test_<module>.py``) fail on the mutant (input checks, limits, what the book never calls);
+   * ``unit``   -- no notebook check stopped it (the notebooks ran through, changed an output or crashed),
+     but the module's unit tests (``tests/test_<module>.py``, see ``UNIT_EXTRA``) fail on the mutant (input
+     checks, limits, what the book never calls);
    * ``error``  -- the notebook crashed with another exception (``TypeError``, ``IndexError``, ...);
    * ``timeout`` -- the notebook ran past ``--timeout`` seconds;
    * ``output`` -- the notebook ran through, but a stored text output changed (nbval would fail);
@@ -346,20 +347,21 @@ def run_mutant(m: Mutant, nbs: list[str], timeout: int) -> dict:
                 best = {"verdict": verdict, "notebook": nb, "message": f"{ename}: {msg}" if ename else ""}
             if verdict == "check":
                 break
-        if best["verdict"] in ("output", "survived"):
-            tests = ROOT / "tests" / f"test_{m.module}.py"
-            if tests.exists():
+        if best["verdict"] in ("error", "timeout", "output", "survived"):
+            tests = [t for t in (ROOT / "tests" / name for name in unit_tests(m.module)) if t.exists()]
+            if tests:
                 import subprocess
 
                 env = dict(os.environ, PYTHONPATH=f"{tmp}{os.pathsep}{ROOT / 'tests'}")
                 try:
                     res = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                                          "-o", "addopts=", str(tests)], cwd=tmp, env=env, capture_output=True,
-                                         text=True, timeout=timeout)
+                                          "-o", "addopts=", *map(str, tests)], cwd=tmp, env=env,
+                                         capture_output=True, text=True, timeout=timeout)
                 except subprocess.TimeoutExpired:
                     res = None
-                    best = {"verdict": "timeout", "notebook": best["notebook"],
-                            "message": f"the unit tests {tests.name} ran past {timeout} s"}
+                    if best["verdict"] in ("output", "survived"):
+                        best = {"verdict": "timeout", "notebook": best["notebook"],
+                                "message": f"the unit tests {', '.join(t.name for t in tests)} ran past {timeout} s"}
                 if res is not None and res.returncode != 0:
                     last = [ln for ln in res.stdout.splitlines() if ln.startswith(("FAILED", "ERROR"))]
                     best = {"verdict": "unit", "notebook": best["notebook"],
@@ -367,6 +369,18 @@ def run_mutant(m: Mutant, nbs: list[str], timeout: int) -> dict:
         return {**asdict(m), **best, "seconds": round(time.time() - t0, 1)}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+#: Unit-test files beyond ``tests/test_<module>.py`` that exercise a module (modules without their own file).
+UNIT_EXTRA = {
+    "adversaries": ["test_ellipsoid.py", "test_winnow.py", "test_littlestone.py", "test_finite.py"],
+    "baselines": ["test_game.py"],
+}
+
+
+def unit_tests(module: str) -> list[str]:
+    """The unit-test files run on a mutant of ``module`` that no notebook check stopped."""
+    return [f"test_{module}.py", *UNIT_EXTRA.get(module, [])]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -381,6 +395,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--timeout", type=int, default=240, help="seconds per notebook cell")
     ap.add_argument("--out", default=str(REPORT))
     ap.add_argument("--rerun", help="results.json of an earlier run: run its mutants again that no check stopped")
+    ap.add_argument("--only", help="with --rerun: only the mutants on these module:line places (comma-separated), "
+                                   "e.g. after adding the test that targets them; the other results are kept")
     args = ap.parse_args(argv)
     modules = [m.strip() for m in args.modules.split(",") if m.strip()]
     t0 = time.time()
@@ -396,8 +412,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.rerun:
         earlier = json.loads(Path(args.rerun).read_text())
         keys = {"module", "line", "kind", "description", "index", "variant"}
-        again = [r for r in earlier if r["verdict"] not in ("check", "guard")]
-        kept = [r for r in earlier if r["verdict"] in ("check", "guard")]
+        places = {p.strip() for p in (args.only or "").split(",") if p.strip()}
+        redo = (lambda r: f"{r['module']}:{r['line']}" in places) if places else \
+            (lambda r: r["verdict"] not in ("check", "guard"))
+        again = [r for r in earlier if redo(r)]
+        kept = [r for r in earlier if not redo(r)]
         sample = [Mutant(**{k: r[k] for k in keys}) for r in again]
     print(f"[mutants] {len(pool)} candidate mutants on executed lines of {', '.join(modules)}; running {len(sample)}",
           flush=True)
@@ -418,7 +437,7 @@ def main(argv: list[str] | None = None) -> None:
     results.sort(key=lambda r: (r["module"], r["line"], r["index"], r["variant"]))
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "results.json").write_text(json.dumps(results, indent=1))
-    write_report(results, len(pool), modules, args, time.time() - t0, len(sample) + len(kept))
+    write_report(results, len(pool), modules, args, time.time() - t0, len(sample) + len(kept), len(sample))
 
 
 def load_equivalent() -> dict[str, str]:
@@ -433,26 +452,30 @@ def load_equivalent() -> dict[str, str]:
     return eq
 
 
-def write_report(results: list[dict], n_pool: int, modules: list[str], args, seconds: float, n: int = 0) -> None:
+def write_report(results: list[dict], n_pool: int, modules: list[str], args, seconds: float, n: int = 0,
+                 n_rerun: int = 0) -> None:
     eq = load_equivalent()
     for r in results:
         r["equivalent"] = eq.get(f"{r['module']}:{r['line']}:{r['description']}", "")
     counts = {v: sum(r["verdict"] == v for r in results) for v in ORDER}
     n_eq = sum(bool(r["equivalent"]) and r["verdict"] in ("survived", "output") for r in results)
     non_eq = len(results) - n_eq
+    n_eq_survived = sum(bool(r["equivalent"]) and r["verdict"] == "survived" for r in results)
     share = counts["check"] / non_eq if non_eq else float("nan")
     lines = [
         "# Mutation testing: how often a proof check stops a broken olkit",
         "",
         f"Written by `python3 dev.py mutants` (benchmarks/mutants.py) on {time.strftime('%Y-%m-%d')}: "
         f"{len(results)} mutants sampled (seed {args.seed}) from {n_pool} candidates on the lines of "
-        f"{', '.join(modules)} that the notebooks execute; {seconds / 60:.1f} minutes with {args.jobs} jobs.",
+        f"{', '.join(modules)} that the notebooks execute; {seconds / 60:.1f} minutes with {args.jobs} jobs"
+        + (f" (a `--rerun` of {n_rerun} of them{' at ' + args.only if args.only else ''}; the other verdicts are "
+           f"those of the run it reruns)." if args.rerun else "."),
         "",
         "| verdict | mutants | meaning |",
         "|---|---|---|",
         f"| check | {counts['check']} | a proof check (ProofStepError) or a notebook assert stopped it |",
         f"| guard | {counts['guard']} | one of olkit's own checks raised (ValueError, NotRealizableError, FloatingPointError) |",
-        f"| unit | {counts['unit']} | notebooks unaffected or outputs changed, but the module's unit tests fail |",
+        f"| unit | {counts['unit']} | no notebook check stopped it, but the module's unit tests fail |",
         f"| error | {counts['error']} | the notebook crashed with another exception |",
         f"| timeout | {counts['timeout']} | a cell ran past {args.timeout} s |",
         f"| output | {counts['output']} | ran through; a stored text output changed (nbval fails) |",
@@ -463,7 +486,10 @@ def write_report(results: list[dict], n_pool: int, modules: list[str], args, sec
         f"by a proof check or one of olkit's explicit checks (guards): {counts['check'] + counts['guard']} = "
         f"{100 * (counts['check'] + counts['guard']) / max(non_eq, 1):.1f}%; by any check of the test suite "
         f"(proof checks, guards, unit tests): {counts['check'] + counts['guard'] + counts['unit']} = "
-        f"{100 * (counts['check'] + counts['guard'] + counts['unit']) / max(non_eq, 1):.1f}%.",
+        f"{100 * (counts['check'] + counts['guard'] + counts['unit']) / max(non_eq, 1):.1f}%; "
+        f"stopped at all (a check, a crash, a timeout or a changed output: CI fails): "
+        f"{non_eq - counts['survived'] + n_eq_survived} = "
+        f"{100 * (non_eq - counts['survived'] + n_eq_survived) / max(non_eq, 1):.1f}%.",
         "",
         "| module | line | mutation | verdict | notebook | equivalent? | message |",
         "|---|---|---|---|---|---|---|",

@@ -150,7 +150,7 @@ def margin_sequence(
     floating-point rounding, about 1e-16; ||x_t|| <= 1 holds exactly).
     Construction: x_t = s_t u + rho_t v_t with |s_t| uniform on [gamma, margin_max],
     a random sign y_t = sign(s_t), v_t a random unit vector orthogonal to u,
-    and 0 <= rho_t <= sqrt(1 - s_t^2).
+    and rho_t v_t uniform on the (d-1)-ball of radius sqrt(1 - s_t^2) (on its sphere if ``on_sphere``).
     """
     T, d, rng = _positive_int(T, "T"), _positive_int(d, "d"), _generator(rng)
     if not (isinstance(gamma, (int, float, np.integer, np.floating)) and 0 < gamma <= 1):

@@ -63,3 +63,11 @@ def test_grid_worst_case_node_budget_is_exact():
     assert grid_worst_case(1, 2, max_nodes=81) == 2  # the complete tree has 81 nodes
     with pytest.raises(ValueError, match="max_nodes"):
         grid_worst_case(1, 2, max_nodes=80)
+
+
+@pytest.mark.parametrize("d, k", [(4, 0), (0, 1), (3, 4), (9, 2)])
+def test_winnow_worst_case_needs_1_le_k_le_d_le_8(d, k):
+    from olkit.adversaries import winnow_worst_case
+
+    with pytest.raises(ValueError):
+        winnow_worst_case(d, k)

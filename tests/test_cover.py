@@ -186,3 +186,61 @@ def test_sphere_cover_grid_limit():
     with pytest.raises(ValueError, match="limit"):
         sphere_cover(6, 0.05)
     assert MAX_GRID == 2**24
+
+
+def test_sphere_cover_grid_limit_is_on_the_number_of_grid_points(monkeypatch):
+    """The limit counts (2K + 1)^d grid points, K = ceil((1 + radius/2) / h): a grid of exactly MAX_GRID
+    points is examined, one point more is refused."""
+    import math
+
+    import olkit.cover as cover
+
+    d, radius = 2, 0.5
+    h = radius / math.sqrt(d)
+    K = math.ceil((1 + radius / 2) / h)
+    monkeypatch.setattr(cover, "MAX_GRID", (2 * K + 1) ** d)
+    assert len(sphere_cover(d, radius)) > 0
+    monkeypatch.setattr(cover, "MAX_GRID", (2 * K + 1) ** d - 1)
+    with pytest.raises(ValueError, match=rf"\(2\*{K}\+1\)\^{d} = {(2 * K + 1) ** d} points"):
+        sphere_cover(d, radius)
+
+
+def test_linear_class_rejects_an_empty_set_of_points():
+    from olkit.cover import linear_class
+
+    with pytest.raises(ValueError, match="m >= 1"):
+        linear_class(np.eye(2), np.zeros((0, 2)))
+    with pytest.raises(ValueError, match="non-empty"):
+        linear_class(np.zeros((0, 2)), np.eye(2))
+
+
+def test_nearest_ties_are_relative_to_the_norm_of_u():
+    """<w, u> within 1e-9 ||u|| of the largest is a tie, won by the first row: with ||u|| = 2 a gap of
+    1.5e-9 is a tie (1.5e-9 <= 2e-9), a gap of 3e-9 is not."""
+    for gap, expected in [(1.5e-9, 0), (3e-9, 1)]:
+        a = math.acos(1 - gap / 2)  # <w_0, u> = 2 cos a = 2 - gap
+        W = np.array([[math.cos(a), math.sin(a)], [1.0, 0.0]])
+        assert nearest(W, np.array([2.0, 0.0])) == expected
+
+
+def test_margin_sequence_fills_the_ball_uniformly():
+    """Off the sphere, the component of x_t orthogonal to u is uniform on the (d - 1)-ball of radius
+    sqrt(1 - s_t^2): its squared relative radius is uniform on [0, 1] when d = 3 (mean 1/2, and a
+    quarter of the draws below 1/4)."""
+    u = np.array([0.0, 0.0, 1.0])
+    X, y, _ = margin_sequence(20000, 3, 0.1, np.random.default_rng(5), u=u)
+    s = X @ u
+    q = np.sum(X[:, :2] ** 2, axis=1) / (1 - s**2)
+    assert abs(q.mean() - 0.5) < 0.01
+    assert abs((q < 0.25).mean() - 0.25) < 0.01
+    Xs, _, _ = margin_sequence(200, 3, 0.1, np.random.default_rng(5), u=u, on_sphere=True)
+    assert np.allclose(np.linalg.norm(Xs, axis=1), 1.0)
+
+
+def test_linear_class_size_limit_counts_directions_times_points(monkeypatch):
+    import olkit.cover as cover
+
+    monkeypatch.setattr(cover, "MAX_ENTRIES", 10)
+    assert linear_class(np.eye(2), np.ones((5, 2))).shape == (2, 5)  # 10 entries: at the limit
+    with pytest.raises(ValueError, match="2 x 6 entries exceed 10"):
+        linear_class(np.eye(2), np.ones((6, 2)))

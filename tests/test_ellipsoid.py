@@ -346,3 +346,19 @@ def test_ellipsoid_ties_are_counted_with_a_relative_tolerance():
     assert L.sides(np.array([[0.0, 1.0], [1.0, 0.0], [-1.0, 0.0]])).tolist() == [0, 1, -1]
     L.update(x, 1)  # a tie is an update, whatever the label
     assert L.updates == 1
+
+
+def test_max_form_on_ball_needs_a_positive_definite_matrix():
+    with pytest.raises(ValueError, match="positive definite"):
+        max_form_on_ball(np.zeros(2), 0.1, np.zeros(2), np.diag([1.0, 0.0]))
+
+
+def test_realizable_grid_sequence_draws_w_star_from_the_whole_grid():
+    """w* is uniform on G^d minus 0: with n = 1, d = 2 every coordinate takes each of -1, 0, 1, and
+    (0, 0) never comes."""
+    seen = set()
+    for seed in range(60):
+        _, _, w = realizable_grid_sequence(1, 2, 1, np.random.default_rng(seed))
+        seen.add(tuple(np.rint(w).astype(int).tolist()))
+    assert (0, 0) not in seen
+    assert {c for w in seen for c in w} == {-1, 0, 1} and len(seen) == 8

@@ -113,3 +113,70 @@ def test_an_empty_game_has_an_empty_trace():
     assert tr.T == 0 and tr.x.shape == (0,) and tr.M == 0
     tr = olkit.run(olkit.Halving(olkit.thresholds(3)), [], [])
     assert tr.T == 0 and tr.x.shape == (0,) and tr.state["V_size"].tolist() == [4]
+
+
+def test_check_stream_names_each_shape_mismatch():
+    from olkit.game import check_stream
+
+    X, y = np.zeros((4, 3)), np.array([1, -1, 1, 1])
+    A, b = check_stream(X, y, 3)
+    assert A is X and b.dtype == np.int64
+    A, _ = check_stream(np.ones((4, 3), dtype=np.int64), y, 3)
+    assert A.dtype == np.float64
+    with pytest.raises(ValueError, match=r"shape \(T, d\) = \(T, 2\)"):
+        check_stream(X, y, 2)
+    with pytest.raises(ValueError, match=r"shape \(T, d\)"):
+        check_stream(np.zeros(4), y, 1)
+    with pytest.raises(ValueError, match=r"shape \(T,\) = \(4,\)"):
+        check_stream(X, y[:3], 3)
+    with pytest.raises(ValueError, match=r"shape \(T,\) = \(4,\)"):
+        check_stream(X, y[None, :], 3)
+    with pytest.raises(ValueError, match="at round 2"):
+        check_stream(X, np.array([1, 0, 1, 1]), 3)
+
+
+def test_row_norm_bound_bounds_every_row_norm():
+    from olkit.game import row_norm_bound
+
+    rng = np.random.default_rng(0)
+    for scale in (1e-3, 1.0, 4.0, 1e3):
+        X = scale * rng.standard_normal((50, 7))
+        assert row_norm_bound(X) >= np.linalg.norm(X, axis=1).max()
+    assert row_norm_bound(np.array([[3.0, 4.0]])) == pytest.approx(4 * np.sqrt(2))
+
+
+def test_check_comparator_refuses_the_zero_vector():
+    from olkit.game import check_comparator
+
+    assert check_comparator([0.0, 2.0], 2).tolist() == [0.0, 2.0]
+    for bad in ([0.0, 0.0], [-1.0, 2.0], [1.0], [np.nan, 1.0]):
+        with pytest.raises(ValueError):
+            check_comparator(bad, 2)
+
+
+def test_look_ahead_names_the_round_of_a_non_finite_instance_after_an_update():
+    """A non-finite instance after updates (and block restarts) is named by its round in the whole stream."""
+    from olkit.linear import Perceptron
+
+    X = np.tile([[1.0, 0.5], [-1.0, 0.25]], (100, 1))
+    y = np.tile([1, -1], 100)
+    X[149], y[149] = [1.0, 0.5], -1  # a mistake just before: the scan resumes mid-block, at row 150
+    X[150] = [np.nan, 1.0]
+    with pytest.raises(ValueError, match="round 151"):
+        Perceptron(2).play_stream(X, y)
+
+
+def test_look_ahead_blocks_grow_to_their_cap_and_the_run_is_unchanged(monkeypatch):
+    """Blocks double up to LOOKAHEAD_BYTES of rows (here 128 rows of d = 16), as integers; the updates found
+    are those of the round-by-round run."""
+    import olkit.game as game
+    from olkit.linear import Perceptron
+
+    monkeypatch.setattr(game, "LOOKAHEAD_BYTES", 128 * 16 * 8)
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((40000, 16))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    X[:, 0] += 0.5 * y  # margin 0.5 along the first axis
+    fast = Perceptron(16).play_stream(X, y)
+    slow = olkit.run(Perceptron(16), X, y)
+    assert fast.rounds.tolist() == (np.flatnonzero(np.diff(slow.state["updates"]) > 0) + 1).tolist()

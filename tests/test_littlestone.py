@@ -593,3 +593,15 @@ def test_exact_algorithms_size_limits():
         olkit.LdimSolver(np.zeros((2, MAX_POINTS + 1), dtype=np.uint8))
     with pytest.raises(ValueError, match="limited"):
         olkit.LdimSolver(np.zeros((MAX_HYPOTHESES + 1, 2), dtype=np.uint8))
+
+
+def test_the_solver_counts_the_nodes_it_expands():
+    """``nodes`` is the book's machine-independent cost of the search: it grows with the work done and a
+    memoized second call adds nothing."""
+    solver = olkit.littlestone.LdimSolver(olkit.thresholds(15))
+    assert solver.nodes == 0
+    assert solver.ldim() == 4
+    n1 = solver.nodes
+    assert n1 > 0
+    solver.ldim()
+    assert solver.nodes == n1

@@ -62,3 +62,20 @@ def test_counterexample_requires_a_failure():
 
 def test_fmt_is_stable():
     assert fmt(3.0) == "3" and fmt(1e-16) == "0" and fmt(0.123456) == "0.1235" and fmt(np.inf) == "inf"
+
+
+def test_strict_relation_with_a_tolerance_accepts_sides_within_it():
+    """With tol > 0, 'a < b' holds when b - a > -tol: equal sides pass, a side beyond tol fails."""
+    Proof("T").step("1", "x", 1.0, "<", 1.0, tol=1e-9)
+    Proof("T").step("1", "x", 1.0 + 1e-10, ">", 1.0 + 5e-10, tol=1e-9)
+    with pytest.raises(ProofStepError):
+        Proof("T").step("1", "x", 1.0 + 2e-9, "<", 1.0, tol=1e-9)
+
+
+def test_a_single_instance_fails_at_the_run():
+    with pytest.raises(ProofStepError) as e:
+        Proof("T").step("1", "x", 2, "<=", 1)
+    assert e.value.round == "the run" and "fails at the run" in str(e.value)
+    with pytest.raises(ProofStepError) as e:
+        Proof("T").step("1", "x", [2], "<=", [1], rounds=[7])
+    assert e.value.round == "round 7"
