@@ -109,6 +109,7 @@ def _hash(*arrays: np.ndarray) -> int:
 
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+_MIX2 = np.uint64(0xBF58476D1CE4E5B9)
 
 
 def ulp_jitter(v):
@@ -124,18 +125,18 @@ def ulp_jitter(v):
     a = np.asarray(v)
     if a.dtype != np.float64:
         return v
-    bits = a.view(np.int64).astype(np.uint64)
-    with np.errstate(over="ignore"):
-        k = (((bits + np.uint64(_SEED) * _MIX) * _MIX) >> np.uint64(62)).astype(np.int64) - 2  # in {-2,...,1}
+    flat = np.atleast_1d(a)  # array (not scalar) arithmetic: uint64 products wrap without a warning
+    seed_mix = np.uint64((_SEED * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)
+    k = ((((flat.view(np.int64).astype(np.uint64) + seed_mix) * _MIX) >> np.uint64(62)).astype(np.int64) - 2)
     # results that are exactly representable with few bits (integers, halves, ...: exp(0) = 1, log2(8) = 3,
-    # ||(3, 4)|| = 5) come out exact on every machine, so they are kept
-    with np.errstate(invalid="ignore", over="ignore"):
-        scaled = a * 1024.0
-        exact = np.isfinite(scaled) & (scaled == np.round(scaled)) & (np.abs(a) < 2.0**40)
-    ok = np.isfinite(a) & (a != 0) & (np.abs(a) > 1e-300) & ~exact
-    out = np.where(ok, (a.view(np.int64) + np.where(ok, k, 0)).view(np.float64), a)
+    # ||(3, 4)|| = 5) come out exact on every machine, so they are kept (|a| < 2^40 first: no overflow)
+    small = np.abs(flat) < 2.0**40
+    scaled = np.where(small, flat, 0.0) * 1024.0
+    exact = small & (scaled == np.round(scaled))
+    ok = np.isfinite(flat) & (flat != 0) & (np.abs(flat) > 1e-300) & ~exact
+    out = np.where(ok, (flat.view(np.int64) + np.where(ok, k, 0)).view(np.float64), flat)
     if np.ndim(v) == 0:
-        return type(v)(out) if isinstance(v, np.floating) else out[()]
+        return type(v)(out[0]) if isinstance(v, np.floating) else out.reshape(())[()]
     return out
 
 
@@ -164,9 +165,13 @@ def _sum_rows(A: np.ndarray, x: np.ndarray, key: int) -> np.ndarray:
     fusing each product with the running sum (a fused multiply-add, as BLAS kernels do on CPUs with
     FMA): s <- fl(a_i x_i + s).  If every product and partial sum is exact, all choices agree.
     """
-    rng = np.random.default_rng(key)
-    perm = rng.permutation(x.size)
-    fused = bool(rng.integers(2))
+    # the order: indices sorted by a hash of (i, key) (multiply, xor, multiply, xor-shift: a bijection of
+    # i mod 2^64, so no ties); cheaper than a seeded Generator, which costs more than a short sum
+    h = ((np.arange(x.size, dtype=np.uint64) * _MIX) ^ np.uint64((key * 0x94D049BB133111EB) % 2**64)) * _MIX2
+    perm = np.argsort(h ^ (h >> np.uint64(31)))
+    fused = bool((key >> 16) & 1)
+    if A.shape[0] == 1 and x.size <= 64:
+        return np.array([_sum_row_py(A[0, perm].tolist(), x[perm].tolist(), fused)])
     A, x = A[:, perm], x[perm]
     if not fused:
         return np.cumsum(A * x, axis=1)[:, -1]
@@ -177,6 +182,29 @@ def _sum_rows(A: np.ndarray, x: np.ndarray, key: int) -> np.ndarray:
         bp = t - P[:, i]
         err = (P[:, i] - (t - bp)) + (s - bp)  # t + err = P_i + s exactly (Knuth's two-sum)
         s = t + (err + E[:, i])  # ~ fl(P_i + E_i + s) = fma(a_i, x_i, s)
+    return s
+
+
+def _sum_row_py(a: list, x: list, fused: bool) -> float:
+    """:func:`_sum_rows` for one short row, in Python floats (IEEE doubles, the same operations in the
+    same order, so the same result) without numpy's per-call overhead."""
+    s = 0.0
+    if not fused:
+        for ai, xi in zip(a, x):
+            s += ai * xi
+        return s
+    for ai, xi in zip(a, x):
+        p = ai * xi
+        ca, cx = _SPLIT * ai, _SPLIT * xi
+        ah = ca - (ca - ai)
+        al = ai - ah
+        xh = cx - (cx - xi)
+        xl = xi - xh
+        e = ((ah * xh - p) + ah * xl + al * xh) + al * xl
+        t = p + s
+        bp = t - p
+        err = (p - (t - bp)) + (s - bp)
+        s = t + (err + e)
     return s
 
 
