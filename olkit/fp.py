@@ -194,13 +194,7 @@ def _sum_row_py(a: list, x: list, fused: bool) -> float:
             s += ai * xi
         return s
     for ai, xi in zip(a, x):
-        p = ai * xi
-        ca, cx = _SPLIT * ai, _SPLIT * xi
-        ah = ca - (ca - ai)
-        al = ai - ah
-        xh = cx - (cx - xi)
-        xl = xi - xh
-        e = ((ah * xh - p) + ah * xl + al * xh) + al * xl
+        p, e = _two_product(ai, xi)  # on Python floats: the same operations as on arrays
         t = p + s
         bp = t - p
         err = (p - (t - bp)) + (s - bp)
