@@ -141,3 +141,26 @@ def test_in_the_perturbation_mode_learners_receive_jittered_vectors():
         assert np.all(np.abs(v[:2] - x[:2]) <= 2 * np.spacing(x[:2]))
         moved.add(tuple(v[:2].tolist()))
     assert len(moved) > 1
+
+
+def test_perturbed_defaults_to_seed_1_and_restores_the_mode():
+    assert not fp.perturbing()
+    with fp.perturbed():
+        assert fp.perturbing()
+    assert not fp.perturbing()
+
+
+def test_numpy_is_patched_only_when_the_variable_is_set():
+    """At import, OLKIT_FP_PERTURB wraps numpy's exp, log and linalg; without it they are numpy's own."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import math, numpy as np, olkit; "
+            "print(isinstance(np.exp, np.ufunc), type(math.log).__name__ == 'builtin_function_or_method')")
+    env = {k: v for k, v in os.environ.items() if k != "OLKIT_FP_PERTURB"}
+    plain = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    on = subprocess.run([sys.executable, "-c", code], env=dict(env, OLKIT_FP_PERTURB="2"), capture_output=True,
+                        text=True, check=True).stdout
+    assert plain.split() == ["True", "True"], plain
+    assert on.split() == ["False", "False"], on
