@@ -460,7 +460,7 @@ def write_report(results: list[dict], n_pool: int, modules: list[str], args, sec
     counts = {v: sum(r["verdict"] == v for r in results) for v in ORDER}
     n_eq = sum(bool(r["equivalent"]) and r["verdict"] in ("survived", "output") for r in results)
     non_eq = len(results) - n_eq
-    n_eq_survived = sum(bool(r["equivalent"]) and r["verdict"] == "survived" for r in results)
+    n_stopped = sum(r["verdict"] != "survived" and not (r["equivalent"] and r["verdict"] == "output") for r in results)
     share = counts["check"] / non_eq if non_eq else float("nan")
     lines = [
         "# Mutation testing: how often a proof check stops a broken olkit",
@@ -488,8 +488,7 @@ def write_report(results: list[dict], n_pool: int, modules: list[str], args, sec
         f"(proof checks, guards, unit tests): {counts['check'] + counts['guard'] + counts['unit']} = "
         f"{100 * (counts['check'] + counts['guard'] + counts['unit']) / max(non_eq, 1):.1f}%; "
         f"stopped at all (a check, a crash, a timeout or a changed output: CI fails): "
-        f"{non_eq - counts['survived'] + n_eq_survived} = "
-        f"{100 * (non_eq - counts['survived'] + n_eq_survived) / max(non_eq, 1):.1f}%.",
+        f"{n_stopped} = {100 * n_stopped / max(non_eq, 1):.1f}%.",
         "",
         "| module | line | mutation | verdict | notebook | equivalent? | message |",
         "|---|---|---|---|---|---|---|",

@@ -27,12 +27,16 @@ CASES = [(nb, int(s)) for nb in NOTEBOOKS for s in _EXTRA.split(",") if s.strip(
     (nb, 1 + k % 2) for k, nb in enumerate(NOTEBOOKS)]
 
 
-def nbval_perturbed(nb, seed: int) -> subprocess.CompletedProcess:
-    env = dict(os.environ, OLKIT_FP_PERTURB=str(seed), PYTHONHASHSEED="0")
+def nbval_perturbed(nb, seed: int | None, env: dict | None = None, cwd=ROOT) -> subprocess.CompletedProcess:
+    """nbval (strict) on ``nb`` in a subprocess, in the perturbation mode with ``seed`` (None: plain)."""
+    env = dict(os.environ if env is None else env, PYTHONHASHSEED="0")
+    env.pop("OLKIT_FP_PERTURB", None)
+    if seed is not None:
+        env["OLKIT_FP_PERTURB"] = str(seed)
     return subprocess.run(
         [sys.executable, "-m", "pytest", "--nbval", "-q", "-p", "no:cacheprovider", "--no-header",
          "-o", "addopts=", str(nb)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=900,
     )
 
 
@@ -124,14 +128,7 @@ def _stored_then_checked(tmp, old_decision: bool) -> tuple[subprocess.CompletedP
                f"nbclient.NotebookClient(nb, timeout=600, kernel_name='python3').execute(); "
                f"nbformat.write(nb, {str(nb_path)!r})")
     subprocess.run([sys.executable, "-c", execute], env=env, check=True, cwd=tmp, timeout=600)
-
-    def nbval(perturb: str | None) -> subprocess.CompletedProcess:
-        e = dict(env, **({"OLKIT_FP_PERTURB": perturb} if perturb else {}))
-        return subprocess.run([sys.executable, "-m", "pytest", "--nbval", "-q", "-p", "no:cacheprovider",
-                               "--no-header", "-o", "addopts=", str(nb_path)], cwd=tmp, env=e,
-                              capture_output=True, text=True, timeout=600)
-
-    return nbval(None), nbval("1")
+    return nbval_perturbed(nb_path, None, env, tmp), nbval_perturbed(nb_path, 1, env, tmp)
 
 
 def test_a_decision_on_the_last_bits_fails_the_portability_test(tmp_path):
