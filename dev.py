@@ -9,6 +9,7 @@ Authors:
     python3 dev.py mutants [--modules finite,ellipsoid] [--sample 160]     # how strong are the checks (not CI)
     python3 dev.py othermachine   # nbval on every notebook with another CPU's numpy and BLAS code paths
     python3 dev.py lock     # re-pin requirements.lock from the current .venv
+    python3 dev.py reading  # code against prose, glued numbers, asserts per notebook: benchmarks/reading.md
 
 Both commands need only Python >= 3.11: they create ``.venv`` beside this file,
 install the pinned ``requirements.lock`` and ``olkit`` (editable) into it, and
@@ -299,6 +300,9 @@ def main(argv: list[str]) -> None:
         cmd_browser()
     elif cmd == "site":
         cmd_site()
+    elif cmd == "reading":
+        setup()
+        sh(PY, "-m", "tools.reading", env=env())
     elif cmd == "assets":
         setup()
         if not assets():

@@ -72,6 +72,7 @@ from .winnow import (
     relative_entropy,
 )
 from .proof import Proof, ProofStepError, counterexample
+from .prose import glue
 from . import experts
 from .experts import (
     AdviceSequence,
@@ -160,6 +161,7 @@ __all__ = [
     "check_class",
     "consistent_bound",
     "counterexample",
+    "glue",
     "covering_radius",
     "ellipsoid_bound",
     "ellipsoid_bound_lecture",
