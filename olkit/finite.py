@@ -11,12 +11,25 @@ those of the round-by-round definition.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .classes import as_class
 from .game import NotRealizableError, check_label01, check_point
 
-__all__ = ["Consistent", "Halving", "ThresholdHalving"]
+if TYPE_CHECKING:
+    from .game import Trace
+    from .proof import Proof
+
+__all__ = [
+    "Consistent",
+    "Halving",
+    "ThresholdHalving",
+    "consistent_sizes",
+    "consistent_proof",
+    "halving_proof",
+]
 
 
 class _VersionSpace:
@@ -213,3 +226,93 @@ class ThresholdHalving:
 
     def state(self) -> dict:
         return {"V_size": self.hi - self.lo + 1, "lo": self.lo, "hi": self.hi}
+
+
+# ------------------------------------------------------------------------------------------------
+# The proofs of Chapter 1.2, checked on a recorded trace.  Both checks recompute the version space
+# and the votes from the class H and the trace's (x_t, y_t) with plain numpy, never from the
+# learner's own bookkeeping; the learner's recorded |V_t| and predictions are compared with them.
+
+
+def consistent_sizes(H, trace: Trace, update: str = "version_space") -> np.ndarray:
+    """|V_t| for t = 1..T+1, recomputed from ``H`` and the trace (not by the learner).
+
+    ``update="version_space"`` (UML Section 21.1): V_t = {h in H : h(x_s) = y_s for s < t}.
+    ``update="remove_chosen"`` (Telgarsky, Lecture 10): H minus the chosen hypotheses that erred,
+    read from ``trace.details["chosen"]`` and checked against H.
+    """
+    H = np.asarray(H)
+    if update == "version_space":
+        alive = np.cumprod(H[:, trace.x] == trace.y[None, :], axis=1)  # consistent with rounds 1..t
+        return np.concatenate([[len(H)], alive.sum(axis=0)])
+    if update != "remove_chosen":
+        raise ValueError(f"update: expected 'version_space' or 'remove_chosen', got {update!r}")
+    erred = H[trace.details["chosen"], trace.x] != trace.y  # the chosen hypothesis erred: removed
+    return len(H) - np.concatenate([[0], np.cumsum(erred)])
+
+
+def consistent_proof(trace: Trace, H, title: str, update: str = "version_space") -> Proof:
+    """The proof of Consistent's bound M <= |H| - 1 (UML Corollary 21.2; Telgarsky, Lecture 10),
+    steps 0-4 of Theorem ``thm-consistent`` of the book's Section 1.2, on a recorded trace.
+
+    Step 0 compares the learner's recorded |V_t| with :func:`consistent_sizes`, step 0' its
+    prediction with the chosen row of H; steps 1-4 use the recomputed sizes only.  Returns the
+    :class:`olkit.proof.Proof` (a failing step raises ``ProofStepError``).
+    """
+    from .bounds import consistent_bound
+    from .proof import Proof
+
+    V = consistent_sizes(H, trace, update)
+    m = trace.mistake.astype(int)
+    p = Proof(title)
+    p.step("0", "the learner's |V_t| = the recomputed |V_t|", trace.state["V_size"], "==", V)
+    p.step(
+        "0'",
+        "yhat_t = h_t(x_t) for the chosen h_t",
+        trace.yhat,
+        "==",
+        np.asarray(H)[trace.details["chosen"], trace.x],
+    )
+    rel = "==" if update == "remove_chosen" else "<="
+    p.step("1", "|V_{t+1}| vs |V_t| - 1[mistake_t]", V[1:], rel, V[:-1] - m)
+    p.step("2", "M_t vs |V_1| - |V_{t+1}|", trace.cum_mistakes, rel, V[0] - V[1:])
+    p.step("3", "|V_{t+1}| >= 1", V[1:], ">=", 1)
+    p.step("4", "M <= |H| - 1", trace.M, "<=", consistent_bound(len(H)))
+    return p
+
+
+def halving_proof(trace: Trace, H, title: str, tie: int = 1) -> Proof:
+    """The proof of Halving's bound M <= log2 |H| (UML Theorem 21.3, Mohri et al. Theorem 7.1),
+    steps 0-5 of Theorem ``thm-halving`` of the book's Section 1.2, on a recorded trace.
+
+    The version spaces V_1..V_{T+1} and the votes N_t for label 1 are recomputed from ``H`` and the
+    trace; step 0 compares the learner's recorded |V_t| with them and step 0' its prediction with
+    the majority vote of V_t (``tie`` on a tie).  Returns the :class:`olkit.proof.Proof`.
+    """
+    from .bounds import halving_bound
+    from .proof import Proof
+
+    H = np.asarray(H)
+    size, m = len(H), trace.mistake.astype(int)
+    alive = np.hstack(
+        [np.ones((size, 1), dtype=bool), np.cumprod(H[:, trace.x] == trace.y[None, :], axis=1) > 0]
+    )
+    V = alive.sum(axis=0)  # |V_1|, ..., |V_{T+1}|
+    N = (alive[:, :-1] & (H[:, trace.x] == 1)).sum(axis=0)  # votes for 1 in round t
+    size_t = V[:-1]
+    p = Proof(title)
+    p.step("0", "the learner's |V_t| = the recomputed |V_t|", trace.state["V_size"], "==", V)
+    p.step(
+        "0'",
+        f"yhat_t = the majority vote of V_t, {tie} on a tie",
+        trace.yhat,
+        "==",
+        np.where(2 * N == size_t, tie, (2 * N > size_t).astype(int)),
+    )
+    p.step("1", "|V_{t+1}| = votes for y_t", V[1:], "==", np.where(trace.y == 1, N, size_t - N))
+    p.step("2", "on a mistake |V_{t+1}| <= |V_t| / 2", V[1:], "<=", V[:-1] / 2, where=m == 1)
+    p.step("3", "|V_{t+1}| <= |V_t| 2^-1[mistake_t]", V[1:], "<=", V[:-1] * 2.0**-m)
+    p.step("4a", "|V_{t+1}| >= 1", V[1:], ">=", 1)
+    p.step("4b", "|V_{t+1}| <= |H| 2^-M_t", V[1:], "<=", size * 2.0**-trace.cum_mistakes)
+    p.step("5", "M <= log2 |H|", trace.M, "<=", halving_bound(size))
+    return p

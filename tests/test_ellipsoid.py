@@ -362,3 +362,55 @@ def test_realizable_grid_sequence_draws_w_star_from_the_whole_grid():
         seen.add(tuple(np.rint(w).astype(int).tolist()))
     assert (0, 0) not in seen
     assert {c for w in seen for c in w} == {-1, 0, 1} and len(seen) == 8
+
+
+# -- the proof checks of Section 1.4 (olkit.ellipsoid.ball_proof, theorem_proof, update_rounds) ----------
+
+
+def _grid_runs(learner=None):
+    from olkit.ellipsoid import Ellipsoid, GridAdversary, realizable_grid_sequence
+
+    make = learner or Ellipsoid
+    rng = np.random.default_rng(5)
+    X, y, w = realizable_grid_sequence(2, 2, 60, rng)
+    runs = [("random", olkit.run(make(2), X, y), w, 2)]
+    env = GridAdversary(2, 3, "shallow")
+    runs.append(("greedy", olkit.play(make(3), env, 100), env.witness(), 2))
+    return runs
+
+
+def test_update_rounds_reads_the_counter():
+    from olkit.ellipsoid import update_rounds
+
+    tr = _grid_runs()[0][1]
+    upd = update_rounds(tr)
+    assert upd.shape == (tr.T,) and upd[0] and upd.sum() == tr.state["updates"][-1]
+    assert (upd >= tr.mistake).all()  # every mistake is an update
+
+
+def test_ball_and_theorem_proofs_hold_on_the_ellipsoid():
+    runs = _grid_runs()
+    ball = olkit.ellipsoid.ball_proof(runs, "ball")
+    assert [r.step for r in ball.rows] == ["1", "2", "3", "4", "5", "6", "6", "7", "7'", "7''", "8"]
+    thm = olkit.ellipsoid.theorem_proof(runs, "theorem")
+    assert [r.step for r in thm.rows] == ["1", "1", "2", "3", "4"]
+
+
+def test_the_proofs_catch_a_broken_update():
+    from olkit.ellipsoid import Ellipsoid
+
+    class HalfCut(Ellipsoid):  # 1/(d+1) instead of 2/(d+1): the volume shrinks too little
+        def cut(self, x, y):
+            d, Ax = self.d, self.A @ x
+            xAx = float(x @ Ax)
+            self.w = self.w + (y / (d + 1)) * Ax / xAx**0.5
+            self.A = (d * d / (d * d - 1.0)) * (self.A - (1.0 / ((d + 1.0) * xAx)) * np.outer(Ax, Ax))
+
+    class WrongSign(Ellipsoid):  # moves the centre away from the label's side
+        def cut(self, x, y):
+            super().cut(x, -y)
+
+    with pytest.raises(olkit.proof.ProofStepError, match="step 1 "):
+        olkit.ellipsoid.theorem_proof(_grid_runs(HalfCut), "half cut")
+    with pytest.raises(olkit.proof.ProofStepError):
+        olkit.ellipsoid.ball_proof(_grid_runs(WrongSign), "wrong sign")

@@ -328,3 +328,67 @@ def test_the_equality_check_catches_a_tie_to_zero_variant():
 def test_threshold_halving_refuses_a_bad_tie_label(tie):
     with pytest.raises(ValueError, match="tie"):
         olkit.ThresholdHalving(5, tie=tie)
+
+
+# -- the proof checks of Section 1.2 (olkit.finite.consistent_proof, halving_proof) ---------------------
+
+
+def _sequence(H, T, seed):
+    rng = np.random.default_rng(seed)
+    target = int(rng.integers(H.shape[0]))
+    xs = rng.integers(0, H.shape[1], size=T)
+    return xs, H[target, xs].astype(int)
+
+
+@pytest.mark.parametrize("update", UPDATES)
+@pytest.mark.parametrize("choice", CHOICES)
+def test_consistent_proof_holds_on_consistent(update, choice):
+    H = olkit.random_class(60, 20, np.random.default_rng(1))
+    xs, ys = _sequence(H, 80, 2)
+    tr = olkit.run(make_consistent(H, choice, update), xs, ys)
+    p = olkit.finite.consistent_proof(tr, H, "Consistent", update)
+    assert [r.step for r in p.rows] == ["0", "0'", "1", "2", "3", "4"]
+    V = olkit.finite.consistent_sizes(H, tr, update)
+    assert V[0] == len(H) and (V[1:] >= 1).all() and (np.diff(V) <= 0).all()
+    if update == "version_space":
+        assert (V == [len(version_space(H, xs[:t], ys[:t])) for t in range(len(xs) + 1)]).all()
+
+
+def test_consistent_proof_catches_a_learner_that_does_not_update():
+    class Lazy(Consistent):
+        def update(self, x, y):  # never removes anything
+            self.t += 1
+
+    H = olkit.singletons(6)
+    tr = olkit.play(Lazy(H), olkit.GreedyAdversary(H), 20)
+    with pytest.raises(olkit.proof.ProofStepError, match="step 0 "):
+        olkit.finite.consistent_proof(tr, H, "lazy")
+
+
+def test_consistent_sizes_refuses_an_unknown_update():
+    H = olkit.singletons(3)
+    tr = olkit.run(Consistent(H), [0], [0])
+    with pytest.raises(ValueError, match="update"):
+        olkit.finite.consistent_sizes(H, tr, "forget")
+
+
+@pytest.mark.parametrize("tie", (0, 1))
+def test_halving_proof_holds_on_halving(tie):
+    H = olkit.thresholds(31)
+    tr = olkit.play(Halving(H, tie=tie), olkit.GreedyAdversary(H), 100)
+    p = olkit.finite.halving_proof(tr, H, "Halving", tie=tie)
+    assert [r.step for r in p.rows] == ["0", "0'", "1", "2", "3", "4a", "4b", "5"]
+
+
+def test_halving_proof_catches_a_minority_vote_and_a_wrong_tie():
+    class Minority(Halving):
+        def predict(self, x):
+            return 1 - super().predict(x)
+
+    H = olkit.random_class(64, 16, np.random.default_rng(3))
+    xs, ys = _sequence(H, 40, 4)
+    with pytest.raises(olkit.proof.ProofStepError, match="step 0'"):
+        olkit.finite.halving_proof(olkit.run(Minority(H), xs, ys), H, "minority")
+    tr = olkit.run(Halving(olkit.thresholds(7), tie=0), [3], [1])  # a tie: |V_1| = 8, 4 votes for 1
+    with pytest.raises(olkit.proof.ProofStepError, match="step 0'"):
+        olkit.finite.halving_proof(tr, olkit.thresholds(7), "tie 0 checked as tie 1", tie=1)
