@@ -522,3 +522,382 @@ def test_public_names():
                  "noisy_experts", "two_expert_losses", "soa_experts", "FollowTheLeader", "ExpertTrace"):
         assert getattr(olkit, name) is getattr(E, name)
     assert set(E.__all__) <= set(dir(E))
+
+
+# -- bad input and edge cases (moved from the Chapter 3.1 notebook) ------------------------------------
+# Each theorem of Chapter 3 has hypotheses (losses in [0, 1] or {0, 1}, eta > 0, beta in its range, advice
+# of the right shape); olkit refuses anything else with a ValueError that names the argument, and accepts
+# the edge cases below.
+class Mute:
+    """A learner that neither predicts nor plays a distribution."""
+
+    N = 2
+
+    def predict(self, f):
+        return None
+
+    def update(self, ell, loss):
+        pass
+
+
+def same(a, b):
+    """Raise unless two traces of olkit.hedge record the same numbers."""
+    for x, y in [
+        (a.loss, b.loss),
+        (a.state["Phi"], b.state["Phi"]),
+        (a.state["Lmin"], b.state["Lmin"]),
+    ]:
+        if x.shape != y.shape or not np.array_equal(x, y):
+            raise AssertionError("the two runs differ")
+
+
+def empty_game(tr):
+    """Raise unless the trace of a game of 0 rounds is empty: no losses, no
+    regret, one state entry.
+    """
+    if tr.losses.shape != (0, 2) or tr.R != 0 or tr.state["L"].shape != (1, 2):
+        raise AssertionError("the empty game is not empty")
+
+
+M5 = np.array([[0, 1, 1, 0], [1, 1, 0, 1], [0, 0, 1, 1], [1, 0, 1, 0], [1, 1, 1, 0]])
+E = olkit.experts
+G4 = lambda: olkit.TwoExpertMinimax(4)  # noqa: E731  (built inside each call, so that a failure is reported)
+S3 = olkit.singletons(3)
+gen = np.random.default_rng(0)
+refused = [
+    (
+        "losses above 1",
+        lambda: olkit.run_experts(olkit.Hedge(2, 1.0), [[0.5, 1.5]]),
+        "losses must lie in [0, 1]",
+    ),
+    (
+        "negative losses",
+        lambda: olkit.hedge(np.array([[-0.1, 0.5]]), 1.0),
+        "losses must lie in [0, 1]",
+    ),
+    (
+        "NaN losses",
+        lambda: olkit.run_experts(olkit.Hedge(2, 1.0), [[np.nan, 0.5]]),
+        "must not contain NaN",
+    ),
+    (
+        "boolean losses",
+        lambda: olkit.run_experts(olkit.Hedge(2, 1.0), [[True, False]]),
+        "numeric array",
+    ),
+    (
+        "losses that are not numbers",
+        lambda: olkit.run_experts(olkit.Hedge(2, 1.0), [[None, 0.5]]),
+        "numeric array",
+    ),
+    (
+        "3 losses for 2 experts",
+        lambda: olkit.run_experts(olkit.Hedge(2, 1.0), [[0.5, 0.5, 0.5]]),
+        "round 1: losses must have shape (..., 2)",
+    ),
+    ("a loss vector, not a matrix", lambda: olkit.hedge(np.zeros(3), 1.0), "(T, N) matrix"),
+    (
+        "a loss vector to run_experts",
+        lambda: olkit.run_experts(olkit.Hedge(3, 1.0), np.zeros(3)),
+        "(T, N) matrix",
+    ),
+    (
+        "advice for 2 experts, learner of 3",
+        lambda: olkit.run_experts(olkit.Hedge(3, 1.0), advice=np.zeros((2, 2)), y=np.zeros(2)),
+        "round 1: advice must have shape",
+    ),
+    (
+        "advice and outcomes of different lengths",
+        lambda: olkit.run_experts(olkit.Hedge(2, 1.0), advice=np.zeros((3, 2)), y=np.zeros(4)),
+        "advice must be (T, N)",
+    ),
+    (
+        "an outcome above 1",
+        lambda: olkit.run_experts(olkit.Hedge(2, 1.0), advice=np.zeros((2, 2)), y=[0, 2]),
+        "y must lie in [0, 1]",
+    ),
+    (
+        "advice without outcomes",
+        lambda: olkit.run_experts(olkit.Hedge(2, 1.0), advice=np.zeros((2, 2))),
+        "outcomes y",
+    ),
+    (
+        "neither losses nor advice",
+        lambda: olkit.run_experts(olkit.Hedge(2, 1.0)),
+        "give either losses",
+    ),
+    (
+        "both losses and advice",
+        lambda: olkit.run_experts(olkit.Hedge(2, 1.0), np.zeros((1, 2)), advice=np.zeros((1, 2)), y=[0]),
+        "give either losses",
+    ),
+    (
+        "a negative number of rounds",
+        lambda: olkit.play_experts(olkit.Hedge(2, 1.0), olkit.CoverAdversary(), -1),
+        "T must",
+    ),
+    ("eta = 0", lambda: olkit.Hedge(3, 0), "eta must be > 0"),
+    (
+        "eta < 0 in the vectorized run",
+        lambda: olkit.hedge(np.zeros((2, 3)), -1.0),
+        "eta must be > 0",
+    ),
+    ("eta = NaN", lambda: olkit.Hedge(3, float("nan")), "eta must be finite"),
+    ("eta = True", lambda: olkit.Hedge(3, True), "eta must be a real number"),
+    ("eta as text", lambda: olkit.Hedge(3, "1"), "eta must be a real number"),
+    (
+        "a schedule of the wrong length",
+        lambda: olkit.hedge(np.zeros((4, 2)), np.ones(3)),
+        "eta must be a positive number",
+    ),
+    (
+        "a schedule with a zero rate",
+        lambda: olkit.hedge(np.zeros((2, 2)), np.array([1.0, 0.0])),
+        "eta must be a positive",
+    ),
+    (
+        "threads with fractional losses",
+        lambda: olkit.hedge(np.zeros((3, 2)), 1.0, threads=2),
+        "threads > 1 needs integer",
+    ),
+    ("0 threads", lambda: olkit.hedge(np.zeros((3, 2), dtype=int), 1.0, threads=0), "threads must"),
+    ("blocks of 0 rounds", lambda: olkit.hedge(np.zeros((3, 2)), 1.0, block=0), "block must"),
+    ("WM with beta = 1", lambda: olkit.WeightedMajority(3, 1.0), "beta must be in [0, 1)"),
+    ("WM with beta < 0", lambda: olkit.WeightedMajority(3, -0.5), "beta must be in [0, 1)"),
+    ("RWM with beta = 0", lambda: olkit.RandomizedWeightedMajority(3, 0), "beta must be in (0, 1)"),
+    ("RWM with beta = 1", lambda: olkit.RandomizedWeightedMajority(3, 1), "beta must be in (0, 1)"),
+    ("beta as text", lambda: olkit.WeightedMajority(3, "0.5"), "beta must be a real number"),
+    (
+        "WM with advice 1/2",
+        lambda: olkit.run_experts(olkit.WeightedMajority(2, 0.5), advice=[[0.5, 1]], y=[1]),
+        "advice must be 0/1",
+    ),
+    (
+        "WM without advice",
+        lambda: olkit.run_experts(olkit.WeightedMajority(2, 0.5), np.zeros((1, 2))),
+        "needs the experts",
+    ),
+    (
+        "RWM with losses 1/2",
+        lambda: olkit.run_experts(olkit.RandomizedWeightedMajority(2, 0.5), [[0.5, 0]]),
+        "losses must be 0/1",
+    ),
+    (
+        "Follow the Leader without advice",
+        lambda: olkit.run_experts(olkit.FollowTheLeader(2), np.zeros((1, 2))),
+        "needs the experts",
+    ),
+    ("0 experts", lambda: olkit.Hedge(0, 1.0), "N (the number of experts) must be"),
+    (
+        "True experts",
+        lambda: olkit.WeightedMajority(True, 0.5),
+        "N (the number of experts) must be",
+    ),
+    ("anytime rate with 1 expert", lambda: olkit.AnytimeHedge(1), "N must be >= 2"),
+    ("beta_0 with 1 expert", lambda: E.rwm_beta0(1, 10), "N must be >= 2"),
+    ("tuned eta with 1 expert", lambda: E.ewa_eta(1, 10), "N must be >= 2"),
+    ("UML's eta with 1 expert", lambda: E.uml_eta(1, 10), "d must be >= 2"),
+    ("the bound with eta = 0", lambda: E.ewa_bound(3, 10, 0.0), "eta must be > 0"),
+    (
+        "a doubling trick without a learner",
+        lambda: olkit.Doubling(2, None),
+        "make must be a callable",
+    ),
+    (
+        "Cover against a distribution",
+        lambda: olkit.play_experts(olkit.Hedge(2, 1.0), olkit.CoverAdversary(), 1),
+        "needs a deterministic prediction",
+    ),
+    (
+        "a learner that neither predicts nor plays",
+        lambda: olkit.run_experts(Mute(), np.zeros((1, 2))),
+        "neither predicted",
+    ),
+    ("random losses without a generator", lambda: olkit.two_expert_losses(5, 3), "rng must be"),
+    (
+        "noisy experts without a generator",
+        lambda: olkit.noisy_experts(5, 3, 3, error=0.1, noise=0.3),
+        "rng must be",
+    ),
+    (
+        "an error rate of 1.5",
+        lambda: olkit.noisy_experts(5, 3, gen, error=1.5, noise=0.3),
+        "error must be a probability",
+    ),
+    (
+        "a noise rate of -1",
+        lambda: olkit.noisy_experts(5, 3, gen, error=0.1, noise=-1),
+        "noise must be a probability",
+    ),
+    ("a game of -1 rounds", lambda: olkit.TwoExpertMinimax(-1), "T_max must"),
+    ("V_T beyond T_max", lambda: G4().value(5), "T must be <= T_max"),
+    ("V_r(d) beyond T_max", lambda: G4().V(5, 0), "outside the computed game"),
+    ("V_r(d) with a lead too large", lambda: G4().V(2, 3), "outside the computed game"),
+    ("p with 0 rounds to go", lambda: G4().p(0, 0), "r must be"),
+    ("p beyond T_max", lambda: G4().p(5, 0), "outside the computed game"),
+    ("p with a lead too large", lambda: G4().p(2, 3), "outside the computed game"),
+    (
+        "a minimax learner longer than the game",
+        lambda: olkit.MinimaxLearner(G4(), 5),
+        "T must be <= the game's T_max",
+    ),
+    ("a minimax learner without a game", lambda: olkit.MinimaxLearner(None, 2), "game must be"),
+    (
+        "a round after the minimax game's end",
+        lambda: olkit.run_experts(olkit.MinimaxLearner(G4(), 1), np.zeros((2, 2))),
+        "r must be",
+    ),
+    (
+        "an update after the minimax game's end",
+        lambda: [m.update([0, 0]) for m in [olkit.MinimaxLearner(G4(), 1)] * 2],
+        "the game has T = 1 rounds",
+    ),
+    (
+        "SOA experts with a point outside the domain",
+        lambda: olkit.soa_experts(S3, [0, 3]),
+        "round 2: x = 3 is not a point of the domain",
+    ),
+    (
+        "SOA experts with a negative point",
+        lambda: olkit.soa_experts(S3, [-1]),
+        "not a point of the domain",
+    ),
+    (
+        "SOA experts with a boolean point",
+        lambda: olkit.soa_experts(S3, [True]),
+        "not a point of the domain",
+    ),
+    (
+        "SOA experts with tie 2",
+        lambda: E.soa_expert_predictions(S3, [0], [], tie=2),
+        "tie must be 0 or 1",
+    ),
+    (
+        "SOA experts with another solver",
+        lambda: olkit.soa_experts(S3, [0], solver=3),
+        "solver must be an LdimSolver",
+    ),
+    (
+        "mistake rounds with a label 2",
+        lambda: E.soa_mistake_rounds(S3, [0, 1], [1, 2]),
+        "labels must be",
+    ),
+    (
+        "mistake rounds with too few labels",
+        lambda: E.soa_mistake_rounds(S3, [0, 1], [1]),
+        "labels must be",
+    ),
+    ("the count bound with Ldim 0", lambda: E.soa_expert_count_bound(5, 0), "ldim must be"),
+]
+accepted = [
+    (
+        "WM with beta = 0 and beta = 0.999",
+        lambda: (olkit.WeightedMajority(2, 0), olkit.WeightedMajority(2, 0.999)),
+    ),
+    (
+        "RWM with beta near 0 and 1",
+        lambda: (
+            olkit.RandomizedWeightedMajority(2, 1e-9),
+            olkit.RandomizedWeightedMajority(2, 0.999),
+        ),
+    ),
+    (
+        "losses of exactly 0 and 1",
+        lambda: olkit.run_experts(olkit.Hedge(2, 1.0), [[0.0, 1.0], [1, 0]]),
+    ),
+    (
+        "integer losses, two threads = one thread",
+        lambda: same(
+            olkit.hedge(M5, 0.5, threads=2, block=2, record=False),
+            olkit.hedge(M5, 0.5, block=2, record=False),
+        ),
+    ),
+    (
+        "WM with beta = 0 on a game",
+        lambda: olkit.run_experts(olkit.WeightedMajority(3, 0), advice=M5[:, :3], y=M5[:, 3]),
+    ),
+    (
+        "a schedule of T and of T + 1 rates",
+        lambda: (
+            olkit.hedge(np.zeros((2, 2)), [1.0, 0.5]),
+            olkit.hedge(np.zeros((2, 2)), [1.0, 0.5, 0.2]),
+        ),
+    ),
+    ("a tiny rate", lambda: olkit.Hedge(2, 1e-12)),
+    ("a single expert", lambda: olkit.run_experts(olkit.Hedge(1, 1.0), [[0.3]])),
+    (
+        "a game of 0 rounds has no losses and no regret",
+        lambda: empty_game(olkit.play_experts(olkit.Hedge(2, 1.0), olkit.CoverAdversary(), 0)),
+    ),
+    (
+        "games of 0 rounds",
+        lambda: (
+            olkit.play_experts(olkit.Hedge(2, 1.0), olkit.CoverAdversary(), 0),
+            olkit.hedge(np.zeros((0, 2)), 1.0),
+            olkit.two_expert_losses(0, gen),
+            olkit.noisy_experts(0, 2, gen, error=0.1, noise=0.3),
+        ),
+    ),
+    (
+        "advice with outcomes in [0, 1]",
+        lambda: olkit.run_experts(olkit.Hedge(2, 1.0), advice=[[0.2, 0.9]], y=[0.5]),
+    ),
+    ("error and noise of 0 and 1", lambda: olkit.noisy_experts(3, 2, gen, error=0, noise=1)),
+    ("the anytime rate with 2 experts", lambda: olkit.AnytimeHedge(2)),
+    (
+        "tuned parameters with 2 experts",
+        lambda: (E.rwm_beta0(2, 1), E.ewa_eta(2, 1), E.uml_eta(2, 1)),
+    ),
+    (
+        "the minimax game at its edges",
+        lambda: (
+            olkit.TwoExpertMinimax(0).value(0),
+            G4().value(4),
+            G4().V(4, 0),
+            G4().V(0, 4),
+            G4().p(1, 3),
+            G4().p(4, 0),
+        ),
+    ),
+    (
+        "the minimax learner over a whole game",
+        lambda: olkit.run_experts(olkit.MinimaxLearner(G4(), 4), [[1, 0], [0, 1], [1, 1], [0, 0]]),
+    ),
+    (
+        "0/1 losses and advice for WM and RWM",
+        lambda: (
+            olkit.run_experts(olkit.WeightedMajority(2, 0.5), advice=[[0, 1], [1, 1]], y=[1, 0]),
+            olkit.run_experts(olkit.RandomizedWeightedMajority(2, 0.5), [[0, 1], [1, 0]]),
+        ),
+    ),
+    (
+        "bounds for a game of 0 rounds",
+        lambda: (
+            E.ewa_bound(3, 0),
+            E.ewa_bound(3, 0, 1.0),
+            E.uml_bound(3, 0),
+            E.anytime_bound(3, 0),
+        ),
+    ),
+    (
+        "SOA experts on the last point, both tie labels",
+        lambda: (
+            olkit.soa_experts(S3, [2, 0], tie=0),
+            olkit.soa_experts(S3, [2], solver=olkit.LdimSolver(S3)),
+            E.soa_mistake_rounds(S3, [2, 1], [1, 0], tie=0),
+        ),
+    ),
+    ("the count bound for T = Ldim = 1", lambda: E.soa_expert_count_bound(1, 1)),
+]
+
+
+@pytest.mark.parametrize("name, call, msg", refused, ids=[c[0] for c in refused])
+def test_bad_input_is_refused_with_a_message_that_names_it(name, call, msg):
+    with pytest.raises(ValueError) as err:
+        call()
+    assert msg in str(err.value), f"{name}: {err.value}"
+
+
+@pytest.mark.parametrize("name, call", accepted, ids=[c[0] for c in accepted])
+def test_edge_cases_are_accepted(name, call):
+    call()
