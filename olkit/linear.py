@@ -396,3 +396,72 @@ class AveragedPerceptron(_PerceptronEnsemble):
     def predict(self, X) -> np.ndarray:
         X = np.atleast_2d(np.asarray(X, dtype=float))
         return np.where(fp.sign(fp.matvec(X, self.w), fp.tie_scale(self.w, X)) > 0, *reversed(PM1))
+
+
+# -- proof checks of Chapter 4 ---------------------------------------------------------------------
+def update_condition(tr: UpdateTrace) -> np.ndarray:
+    """y_t <w_t, x_t> <= 0 on every round of ``tr``, a tie (|<w_t, x_t>| <= 1e-9 ||w_t|| ||x_t||)
+    counting as 0: the Perceptron's update condition, recomputed from the recorded weights w_t and the
+    stream, independently of the learner's own decision (boolean array of length T)."""
+    W = tr.state_at("w")  # w_t, the weights in force on round t
+    X = np.asarray(tr.X, dtype=float)
+    score = np.einsum("ij,ij->i", W, X)
+    scale = np.linalg.norm(W, axis=1) * np.linalg.norm(X, axis=1)
+    return tr.y * score <= fp.TIE_RTOL * scale
+
+
+def margin_proof(tr: UpdateTrace, v, eta: float, title: str):
+    """Check the proof of the Perceptron's margin bound on a run, after every update k.
+
+    Mohri et al. Theorem 7.8 (Novikoff 1962), as presented in Lu's lecture 6; the steps are those
+    of the book's proof in Section 4.1: step 0 recomputes the update condition on every round from the
+    recorded weights (:func:`update_condition`); steps 1-6 follow the proof with S_k, the sum of
+    y_t x_t over the first k update rounds, computed from the stream by a cumulative sum (not by the
+    learner); step 3 compares the recorded weights with eta S_k (so it needs w_1 = 0). ``tr`` is an
+    :class:`olkit.UpdateTrace` of :class:`Perceptron` with step size ``eta``; ``v`` is a separating
+    direction.  r and rho are the realized radius max_t ||x_t|| and margin
+    min_t y_t <v, x_t> / ||v||.  Returns ``(proof, r, rho)``; a failing step raises
+    :class:`olkit.ProofStepError`.
+    """
+    from .bounds import perceptron_bound
+    from .proof import Proof
+
+    X, y = np.asarray(tr.X, dtype=float), tr.y
+    v = np.asarray(v, dtype=float)
+    r = float(np.linalg.norm(X, axis=1).max())
+    rho = float((y * (X @ v)).min() / np.linalg.norm(v))
+    I = tr.rounds - 1
+    k = np.arange(1, tr.U + 1)
+    S = np.cumsum(y[I, None] * X[I], axis=0)  # S_k, without the learner
+    W, W_prev = tr.state["w"][1:], tr.state["w"][:-1]
+    x_sq = np.sum(X[I] ** 2, axis=1)
+    w_sq = np.sum(W**2, axis=1)
+    gap = 1e-9 * (1 + np.abs(S).max(initial=0.0))
+    nv = np.linalg.norm(v)
+    p = Proof(title)
+    p.step("0", "update iff y_t <w_t, x_t> <= 0 (every round)", tr.updated, "==", update_condition(tr))
+    p.step("1a", "rho <= y_t <v, x_t> / ||v|| on each update", y[I] * (X[I] @ v) / nv, ">=", rho)
+    p.step("1", "k rho <= <v, S_k> / ||v||", k * rho, "<=", S @ v / nv, tol=gap)
+    p.step("2", "<v, S_k> / ||v|| <= ||S_k||", S @ v / nv, "<=", np.linalg.norm(S, axis=1), tol=gap)
+    p.step("3", "w after k updates = eta S_k (every coordinate)", W, "==", eta * S, tol=eta * gap)
+    tie_room = 2 * eta * fp.TIE_RTOL * np.linalg.norm(W_prev, axis=1) * np.sqrt(x_sq)
+    p.step(
+        "4",
+        "||w_{t+1}||^2 - ||w_t||^2 <= eta^2 ||x_t||^2 on an update",
+        w_sq - np.sum(W_prev**2, axis=1),
+        "<=",
+        eta**2 * x_sq + tie_room,
+        tol=eta**2 * gap,
+    )
+    p.step(
+        "5a",
+        "||w_{k+1}||^2 <= eta^2 sum of ||x_t||^2 over the k updates",
+        w_sq,
+        "<=",
+        eta**2 * np.cumsum(x_sq) + np.cumsum(tie_room),
+        tol=eta**2 * gap,
+    )
+    p.step("5b", "eta^2 sum of ||x_t||^2 <= eta^2 k r^2", np.cumsum(x_sq), "<=", k * r**2, tol=gap)
+    p.step("6", "k <= r^2 / rho^2", k, "<=", perceptron_bound(r, rho))
+    p.step("M", "mistakes <= updates", tr.M, "<=", tr.U)
+    return p, r, rho

@@ -309,3 +309,223 @@ class NormalizedWinnow:
         """Play the stream with block look-ahead (as :meth:`olkit.Perceptron.play_stream`); exact."""
         X, y = check_stream(X, y, self.N)
         return lookahead(self, X, y, self._first_update)
+
+
+# -- proof checks of Chapter 4 ---------------------------------------------------------------------
+def disjunction_labels(X, J) -> np.ndarray:
+    """The labels of the monotone disjunction of the features ``J``: +1 where some feature of J is
+    active in the row of ``X`` (a 0/1 matrix), else -1."""
+    return np.where(np.asarray(X)[:, list(np.atleast_1d(J))].any(axis=1), 1, -1)
+
+
+def elimination_proof(tr, J, d: int, title: str):
+    """Check the mistake bound d - k of :class:`EliminationLearner` on a round-by-round trace.
+
+    Telgarsky's lecture 10 (the elimination learner for k-disjunctions); the steps are those of the
+    book's proof of Theorem thm-disjunction-baselines (b), Section 4.3: labels of the target (0), no
+    mistake on +1 (2), each mistake removes a candidate (3), at least k candidates remain (1), M <= d - k
+    (4).  The sizes of C come from the recorded state, the labels from the stream and ``J``.
+    Returns the :class:`olkit.Proof`; a failing step raises :class:`olkit.ProofStepError`.
+    """
+    from .proof import Proof
+
+    X = np.array(tr.x)
+    C = tr.state["C_size"]
+    p = Proof(title)
+    p.step("0", "labels are those of the target disjunction", tr.y, "==", disjunction_labels(X, J))
+    p.step("2", "no mistake on a label +1", tr.mistake[tr.y == 1].sum(), "==", 0)
+    p.step(
+        "3",
+        "each mistake removes a candidate: |C_{t+1}| < |C_t|",
+        C[1:],
+        "<",
+        C[:-1],
+        where=tr.mistake,
+        allow_empty=True,
+    )
+    p.step(
+        "3'",
+        "recorded updates = mistakes so far (every round)",
+        tr.state["updates"],
+        "==",
+        np.r_[0, np.cumsum(tr.mistake)],
+    )
+    p.step("1", "at least k candidates remain", C, ">=", len(np.atleast_1d(J)))
+    p.step("4", "M <= d - k", tr.M, "<=", d - len(np.atleast_1d(J)))
+    return p
+
+
+def winnow_proof(tr, J, d: int, title: str):
+    """Check Blum's proof of Winnow's bound 1 + 2k ceil(lg d) on a run, after every mistake.
+
+    Telgarsky's lecture 10 (Winnow for monotone k-disjunctions, proof by Blum), with the tie rule of
+    :class:`Winnow` (a sum equal to d predicts +1); the steps are those of the book's proof of
+    Theorem thm-winnow, Section 4.3.  ``tr`` is a trace of :class:`Winnow` (an :class:`olkit.Trace`,
+    round by round, or an :class:`olkit.UpdateTrace`).  Step 0 recomputes Winnow's prediction on
+    every round from the recorded weights in force and the stream; the other steps use the recorded
+    weights before and after each mistake, the stream and the target ``J``, never the learner's own
+    decision.  Returns the :class:`olkit.Proof`; a failing step raises :class:`olkit.ProofStepError`.
+    """
+    from .bounds import winnow_disjunction_bound
+    from .game import UpdateTrace
+    from .proof import Proof
+
+    if isinstance(tr, UpdateTrace):
+        X, y, rounds = np.asarray(tr.X, dtype=np.int64), tr.y, tr.rounds
+        W, P, N = tr.state["w"], tr.state["P"], tr.state["N"]
+        W_round = tr.state_at("w")
+        keep_all = np.r_[0, rounds]  # the states recorded: before round 1 and after each update
+    else:  # a round-by-round trace: keep the states around the mistakes
+        X, y = np.array(tr.x, dtype=np.int64), tr.y
+        rounds = np.flatnonzero(np.diff(tr.state["updates"])) + 1
+        keep = np.r_[0, rounds]
+        W, P, N = (tr.state[key][keep] for key in ("w", "P", "N"))
+        W_round = tr.state["w"][:-1]
+        keep_all = np.arange(len(y) + 1)  # a state after every round
+    J = np.atleast_1d(J)
+    k, lg = len(J), (d - 1).bit_length()
+    x = X[rounds - 1]
+    yk = y[rounds - 1]
+    before, after = W[:-1], W[1:]
+    s = np.sum(before * x, axis=1)  # sum of the active weights
+    pro, eli = yk == 1, yk == -1
+    rel = np.zeros(d, bool)
+    rel[J] = True
+    small_rel = np.where(x[:, rel] == 1, before[:, rel], np.inf).min(axis=1)
+    charged = (x[:, rel] == 1) & (before[:, rel] < d) & pro[:, None]
+    yhat = np.where(np.sum(W_round * X, axis=1) >= d, 1, -1)
+    p = Proof(title)
+    p.step(
+        "0",
+        "mistake iff sum_j w_j x_j >= d disagrees with y_t (every round)",
+        np.isin(np.arange(1, len(y) + 1), rounds),
+        "==",
+        yhat != y,
+    )
+    p.step("0'", "labels are the target's", y, "==", disjunction_labels(X, J))
+    p.step(
+        "rule",
+        "promotion doubles, elimination zeroes the active weights",
+        after,
+        "==",
+        np.where(x == 1, np.where(pro[:, None], 2 * before, 0), before),
+    )
+    p.step("1", "relevant weights stay positive", W[:, rel], ">", 0)
+    p.step(
+        "2", "on a promotion some active relevant w_j < d", small_rel, "<", d, where=pro, allow_empty=True
+    )
+    p.step("3", "per relevant j: promotions with w_j < d <= ceil(lg d)", charged.sum(axis=0), "<=", lg)
+    p.step("3'", "P <= k ceil(lg d)", P[-1], "<=", k * lg)
+    p.step(
+        "4a",
+        "a promotion adds sum of active w_i < d to ||w||_1",
+        after.sum(axis=1) - before.sum(axis=1),
+        "<",
+        d,
+        where=pro,
+        allow_empty=True,
+    )
+    p.step(
+        "4b",
+        "an elimination removes sum of active w_i >= d",
+        before.sum(axis=1) - after.sum(axis=1),
+        ">=",
+        d,
+        where=eli,
+        allow_empty=True,
+    )
+    p.step("4c", "... which is the active mass", np.abs(after.sum(axis=1) - before.sum(axis=1)), "==", s)
+    p.step(
+        "M",
+        "P + N = mistakes so far, after every mistake",
+        P[1:] + N[1:],
+        "==",
+        np.arange(1, len(rounds) + 1),
+    )
+    p.step(
+        "M'",
+        "recorded updates = mistakes so far (every round)",
+        tr.state["updates"],
+        "==",
+        np.r_[0, np.cumsum(yhat != y)][keep_all],
+    )
+    p.step("5", "N <= 1 + P after every mistake", N[1:], "<=", 1 + P[1:])
+    p.step("6", "M <= 1 + 2k ceil(lg d)", len(rounds), "<=", winnow_disjunction_bound(d, k))
+    return p
+
+
+def normalized_winnow_proof(tr, v, eta: float, title: str):
+    """Check the proof of Theorem 7.12 (Mohri et al.; Lu's lecture 6) on a run of Winnow(eta).
+
+    The steps are those of the book's proof of Theorem thm-normalized-winnow, Section 4.3: the
+    potential Phi_t = KL(v / ||v||_1 || w_t) and ln Z_t are recomputed from the recorded weights and
+    the stream (not taken from the learner); step 0 recomputes the update condition on every round.
+    ``tr`` is an :class:`olkit.UpdateTrace` of :class:`NormalizedWinnow` run with the comparator ``v``
+    (so that it records Phi_t).  Returns ``(proof, r_inf, rho_inf)``; a failing step raises
+    :class:`olkit.ProofStepError`.
+    """
+    from .bounds import normalized_winnow_bound
+    from .proof import Proof
+
+    X, y = np.asarray(tr.X, dtype=float), tr.y
+    I = tr.rounds - 1
+    pv = np.asarray(v, dtype=float) / np.sum(v)
+    r_inf = float(np.abs(X).max())
+    rho_inf = float((y * (X @ pv)).min())
+    W = tr.state["w"]
+    pos = pv > 0
+    phi = np.sum(pv[pos] * (np.log(pv[pos]) - np.log(W[:, pos])), axis=1)
+    dphi = np.diff(phi)
+    margin_w = y[I] * np.einsum("ij,ij->i", W[:-1], X[I])
+    logZ = np.log(np.sum(W[:-1] * np.exp(eta * y[I, None] * X[I]), axis=1))
+    N = X.shape[1]
+    W_round = tr.state_at("w")
+    score = np.einsum("ij,ij->i", W_round, X)
+    scale = np.linalg.norm(W_round, axis=1) * np.linalg.norm(X, axis=1)
+    p = Proof(title)
+    p.step("0", "update iff y_t <w_t, x_t> <= 0 (every round)", tr.updated, "==", y * score <= fp.TIE_RTOL * scale)
+    p.step(
+        "rule",
+        "w_{t+1} = w_t e^(eta y_t x_t) / Z_t on each update",
+        W[1:],
+        "==",
+        W[:-1] * np.exp(eta * y[I, None] * X[I] - logZ[:, None]),
+        tol=1e-12,
+    )
+    p.step("phi0", "the run records Phi_t", int("phi" in tr.state), "==", 1)
+    p.step("phi", "recorded potential = Phi_t recomputed", tr.state["phi"], "==", phi, tol=1e-9)
+    p.step(
+        "1",
+        "Phi_{t+1} - Phi_t = ln Z_t - eta y_t <v, x_t> / ||v||_1",
+        dphi,
+        "==",
+        logZ - eta * y[I] * (X[I] @ pv),
+        tol=1e-9,
+    )
+    p.step("2", "... <= ln Z_t - eta rho_inf", dphi, "<=", logZ - eta * rho_inf, tol=1e-9)
+    p.step(
+        "3",
+        "ln Z_t <= eta y_t <w_t, x_t> + eta^2 r_inf^2 / 2",
+        logZ,
+        "<=",
+        eta * margin_w + eta**2 * r_inf**2 / 2,
+        tol=1e-12,
+    )
+    p.step(
+        "4",
+        "Phi_{t+1} - Phi_t <= eta^2 r_inf^2 / 2 - eta rho_inf",
+        dphi,
+        "<=",
+        eta**2 * r_inf**2 / 2 - eta * rho_inf,
+        tol=1e-9,
+    )
+    p.step("5", "Phi_1 <= ln N", phi[0], "<=", math.log(N), tol=1e-12)
+    p.step("6", "Phi_t >= 0", phi, ">=", 0, tol=1e-12)
+    p.step(
+        "7",
+        "M <= ln N / (eta rho_inf - eta^2 r_inf^2 / 2)",
+        tr.U,
+        "<=",
+        normalized_winnow_bound(N, r_inf, rho_inf, eta),
+    )
+    return p, r_inf, rho_inf

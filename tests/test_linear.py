@@ -414,3 +414,38 @@ def test_gaussian_kernel_default_is_sigma_one():
     S = np.array([[1.0, 0.0]])
     assert GaussianKernel().sigma == 1.0
     assert np.allclose(GaussianKernel()(X, S)[:, 0], np.exp(-np.array([1.0, 4.0]) / 2), rtol=1e-15, atol=0)
+
+
+# -- the proof checks of Chapter 4 (olkit.linear.margin_proof, update_condition) ---------------
+def test_margin_proof_holds_on_runs_and_update_condition_is_the_learners():
+    rng = np.random.default_rng(11)
+    for eta in (1.0, 0.3):
+        X, y, u = olkit.separable_stream(3000, 6, 0.05, rng, margin_max=0.3)
+        tr = olkit.run_stream(Perceptron(6, eta), X, y)
+        assert np.array_equal(olkit.linear.update_condition(tr), tr.updated)
+        p, r, rho = olkit.linear.margin_proof(tr, u, eta, "test")
+        assert [row.step for row in p.rows] == ["0", "1a", "1", "2", "3", "4", "5a", "5b", "6", "M"]
+        assert r == np.linalg.norm(X, axis=1).max() and rho > 0 and tr.U <= r**2 / rho**2
+
+
+def test_margin_proof_on_a_tight_stream_has_zero_slack():
+    X, y, v = olkit.orthonormal_stream(16, 16, 1.0)
+    tr = olkit.run_stream(Perceptron(16), X, y)
+    p, r, rho = olkit.linear.margin_proof(tr, v, 1.0, "tight")
+    assert tr.U == 16 and {row.step: row.slack for row in p.rows}["6"] == 0
+
+
+@pytest.mark.parametrize("tamper, step", [("flip", "0"), ("eta", "3"), ("skip", "0")])
+def test_margin_proof_catches_wrong_weights(tamper, step):
+    rng = np.random.default_rng(12)
+    X, y, u = olkit.separable_stream(2000, 5, 0.05, rng, margin_max=0.3)
+    tr = olkit.run_stream(Perceptron(5), X, y)
+    if tamper == "flip":  # w -= y x: the recorded weights point the wrong way
+        tr.state["w"] = -tr.state["w"]
+    elif tamper == "eta":  # the weights of eta = 2 checked as eta = 1
+        tr.state["w"] = 2 * tr.state["w"]
+    else:  # an update round dropped: the weights stay, the round claims no update
+        tr.state["w"] = np.delete(tr.state["w"], 2, axis=0)
+        tr.rounds = np.delete(tr.rounds, 1)
+    with pytest.raises(olkit.ProofStepError, match=f"step {step} "):
+        olkit.linear.margin_proof(tr, u, 1.0, "broken")

@@ -226,3 +226,59 @@ def test_halving_over_disjunctions_size_limit(monkeypatch):
     assert len(DisjunctionHalving(5, 2).terms) == 10  # C(5, 2) = 10: exactly the limit is allowed
     with pytest.raises(ValueError, match="exceed 10"):
         DisjunctionHalving(6, 2)
+
+
+# -- the proof checks of Chapter 4 (olkit.winnow.*_proof) --------------------------------------
+def test_disjunction_labels():
+    X = np.array([[0, 0, 1], [1, 0, 0], [0, 1, 0]])
+    assert olkit.winnow.disjunction_labels(X, [0, 1]).tolist() == [-1, 1, 1]
+    assert olkit.winnow.disjunction_labels(X, 2).tolist() == [1, -1, -1]
+
+
+def test_winnow_proof_holds_on_both_kinds_of_trace_and_against_the_environment():
+    rng = np.random.default_rng(3)
+    J = rng.choice(40, size=2, replace=False)
+    X, y = olkit.disjunction_stream(2000, 40, J, rng)
+    for tr in (olkit.run_stream(Winnow(40), X, y), olkit.run(Winnow(40), list(X), y),
+               olkit.play(Winnow(40), WinnowAdversary(40, J), 500)):
+        p = olkit.winnow.winnow_proof(tr, J, 40, "test")
+        assert {row.step for row in p.rows} >= {"0", "rule", "1", "2", "3", "3'", "4a", "4b", "5", "6"}
+
+
+def test_winnow_proof_catches_a_wrong_rule_and_wrong_tie():
+    rng = np.random.default_rng(4)
+    J = np.array([1, 7])
+    X, y = olkit.disjunction_stream(2000, 16, J, rng)
+    tr = olkit.run_stream(Winnow(16), X, y)
+    tr.state["w"] = tr.state["w"] * np.r_[1, np.full(len(tr.state["w"]) - 1, 3)][:, None]  # tripled
+    with pytest.raises(olkit.ProofStepError):
+        olkit.winnow.winnow_proof(tr, J, 16, "broken")
+    strict = olkit.run_stream(Winnow(16, tie=-1), X, y)  # the strict rule, checked against Blum's
+    if strict.M != olkit.run_stream(Winnow(16), X, y).M:
+        with pytest.raises(olkit.ProofStepError, match="step 0 "):
+            olkit.winnow.winnow_proof(strict, J, 16, "strict")
+    # the strict rule's promotion three times at d = 4 (the erratum of Section 4.3) fails step 3
+    e1 = olkit.run(Winnow(4, tie=-1), [np.array([1, 0, 0, 0])] * 3, np.array([1, 1, 1]))
+    with pytest.raises(olkit.ProofStepError, match="step 0 "):
+        olkit.winnow.winnow_proof(e1, [0], 4, "strict at d = 4")
+
+
+def test_elimination_proof_holds_and_catches_a_wrong_target():
+    d = 12
+    X, y = olkit.elimination_sequence(d)
+    tr = olkit.run(EliminationLearner(d), list(X), y)
+    assert olkit.winnow.elimination_proof(tr, [d - 1], d, "cx").rows[-1].step == "4"
+    with pytest.raises(olkit.ProofStepError, match="step 0 "):
+        olkit.winnow.elimination_proof(tr, [0], d, "wrong target")
+
+
+def test_normalized_winnow_proof_holds_and_catches_a_missing_normalization():
+    rng = np.random.default_rng(6)
+    X, y = olkit.expert_stream(2000, 64, rng)
+    v = np.eye(64)[0]
+    tr = olkit.run_stream(NormalizedWinnow(64, 1.0, v=v), X, y)
+    p, r_inf, rho_inf = olkit.winnow.normalized_winnow_proof(tr, v, 1.0, "test")
+    assert r_inf == 1 and rho_inf == 1 and p.rows[-1].step == "7"
+    tr.state["w"] = tr.state["w"] * 1.5  # not a probability vector any more
+    with pytest.raises(olkit.ProofStepError):
+        olkit.winnow.normalized_winnow_proof(tr, v, 1.0, "broken")
