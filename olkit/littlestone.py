@@ -648,3 +648,131 @@ class TreeGame:
 
 # Displays and figures moved to olkit.plots; the names stay importable from here.
 from .plots import Table, draw_tree, tree_game_widget  # noqa: E402
+
+
+# -- the checks of Chapter 2, from the recorded games -------------------------------------------
+
+
+def tree_nodes(y) -> np.ndarray:
+    """UML's node indices i_1, ..., i_{T+1} of the walk that the labels y = (y_1, ..., y_T) take.
+
+    Computed by the closed form i_t = 2^{t-1} + sum_{j<t} y_j 2^{t-1-j} (the labels read as a binary
+    number behind a leading 1; UML Section 21.1.1, Definition 21.4), not by the recursion
+    i_{t+1} = 2 i_t + y_t that :class:`olkit.adversaries.TreeAdversary` follows, so that it can check
+    that environment (step 2 of UML Lemma 21.6).  The node of round t carries the instance
+    ``tree[i_t - 1]``.
+    """
+    y = np.asarray(y).ravel()
+    if y.size and not np.isin(y, (0, 1)).all():
+        raise ValueError(f"y must hold labels 0 and 1; got {sorted(set(y.tolist()))}")
+    if y.size > 62:
+        raise ValueError(f"y: at most 62 labels (the node index must fit in int64); got {y.size}")
+    y = [int(v) for v in y]
+    return np.array(
+        [2 ** (t - 1) + sum(y[j - 1] * 2 ** (t - 1 - j) for j in range(1, t)) for t in range(1, len(y) + 2)],
+        dtype=np.int64,
+    )
+
+
+def random_realizable(H, T: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A random realizable sequence for H: a target row drawn uniformly, then T instances drawn
+    uniformly from the domain and labeled by the target.  Returns (xs, ys), ys in {0, 1}."""
+    H = check_class(H)
+    if isinstance(T, (bool, np.bool_)) or not isinstance(T, (int, np.integer)) or T < 0:
+        raise ValueError(f"T must be a non-negative integer (the number of rounds); got {T!r}")
+    target = int(rng.integers(H.shape[0]))
+    xs = rng.integers(0, H.shape[1], size=int(T))
+    return xs, H[target, xs].astype(int)
+
+
+def soa_ldims(H, xs, ys, L: LdimByDefinition | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Ldim(V_t) for t = 1..T+1 and Ldim(V_t(0)), Ldim(V_t(1)) for t = 1..T along a labeled sequence.
+
+    The version spaces are rebuilt from (x_t, y_t) with plain numpy masks, and every Ldim comes from
+    :class:`LdimByDefinition` (``L``, or a fresh one for H): nothing is taken from a learner or from
+    :class:`LdimSolver`.  These are the quantities of UML's SOA rule and of Lemma 21.7's proof
+    (see :func:`soa_rule` and :func:`check_soa`).  A label that empties the version space is allowed
+    (its Ldim is -1), so the sequence need not be realizable.
+    """
+    L = LdimByDefinition(H) if L is None else L
+    A = L.H
+    xs, ys = np.asarray(xs, dtype=np.int64).ravel(), np.asarray(ys).ravel()
+    if xs.shape != ys.shape:
+        raise ValueError(f"xs and ys must have the same length; got {xs.size} and {ys.size}")
+    if xs.size and (xs.min() < 0 or xs.max() >= A.shape[1]):
+        raise ValueError(f"xs must be points 0..{A.shape[1] - 1}; got values in [{xs.min()}, {xs.max()}]")
+    if ys.size and not np.isin(ys, (0, 1)).all():
+        raise ValueError(f"ys must hold labels 0 and 1; got {sorted(set(ys.tolist()))}")
+    alive = np.ones(len(A), dtype=bool)
+    now, l0, l1 = [L(alive)], [], []
+    for x, y in zip(xs, ys):
+        l0.append(L(alive & ~A[:, x]))
+        l1.append(L(alive & A[:, x]))
+        alive &= A[:, x] == bool(y)
+        now.append(L(alive))
+    return np.array(now, dtype=np.int64), np.array(l0, dtype=np.int64), np.array(l1, dtype=np.int64)
+
+
+def soa_rule(H, xs, ys, tie: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """UML's SOA rule (Section 21.1.1) recomputed along a labeled sequence: (Ldim V_t(0), Ldim V_t(1),
+    the prediction argmax_r Ldim V_t(r), ``tie`` on equality), with the Ldims of :func:`soa_ldims`
+    (the definition's recursion on version spaces rebuilt from the labels), to check ``olkit.SOA``."""
+    if tie not in (0, 1):
+        raise ValueError(f"tie must be 0 or 1; got {tie!r}")
+    _, l0, l1 = soa_ldims(H, xs, ys)
+    return l0, l1, np.where(l1 > l0, 1, np.where(l0 > l1, 0, int(tie)))
+
+
+def check_soa(runs: dict, title: str, definitions: dict | None = None):
+    """Check UML Lemma 21.7 (SOA makes at most Ldim(H) mistakes), steps 1-6 of the book's proof, on
+    the runs ``{name: (trace, H)}`` (the instances of all runs together); returns the ``Proof``.
+
+    Every Ldim in the steps is recomputed from the trace's (x_t, y_t) by :func:`soa_ldims`
+    (the definition's recursion, one :class:`LdimByDefinition` memo per class, shared through
+    ``definitions``, keyed by ``H.tobytes()``); step 0 compares them with the values the learner
+    recorded (``state["ldim"]``, ``details["ldim0"]``, ``details["ldim1"]``), which are what it
+    decided with.  Steps: 0 recorded = definition; 1 Ldim(V_{t+1}) = Ldim(V_t(y_t)); 2 both parts
+    have Ldim <= Ldim(V_t); 3 the smaller part has Ldim <= Ldim(V_t) - 1; 4 a mistake takes the
+    smaller part; 5 a mistake lowers Ldim by one, 5' Ldim never increases; 6 M_t <= Ldim(H) -
+    Ldim(V_{t+1}), 6' Ldim(V_{t+1}) >= 0; bound M <= Ldim(H).
+    """
+    from .proof import Proof
+
+    definitions = {} if definitions is None else definitions
+    ind = {}
+    for name, (tr, H) in runs.items():
+        key = np.asarray(H).tobytes()
+        if key not in definitions:
+            definitions[key] = LdimByDefinition(H)
+        ind[name] = soa_ldims(H, tr.x, tr.y, definitions[key])
+
+    def cat(f):
+        return np.concatenate([f(name, tr) for name, (tr, _) in runs.items()])
+
+    L_now, L_next = cat(lambda n, tr: ind[n][0][:-1]), cat(lambda n, tr: ind[n][0][1:])
+    l0, l1 = cat(lambda n, tr: ind[n][1]), cat(lambda n, tr: ind[n][2])
+    y, mistake = cat(lambda n, tr: np.asarray(tr.y)), cat(lambda n, tr: np.asarray(tr.mistake))
+    M_t = cat(lambda n, tr: np.asarray(tr.cum_mistakes))
+    L_H = cat(lambda n, tr: np.full(tr.T, ind[n][0][0]))
+    labels = [f"{name}, round {t}" for name, (tr, _) in runs.items() for t in tr.rounds]
+    recorded = cat(
+        lambda n, tr: np.stack([tr.state["ldim"][:-1], tr.details["ldim0"], tr.details["ldim1"]], 1).ravel()
+    )
+    L_y = np.where(y == 1, l1, l0)
+    p = Proof(title)
+    p.step("0", "SOA's recorded Ldim(V_t), Ldim(V_t(0)), Ldim(V_t(1)) = the definition's", recorded, "==",
+           np.stack([L_now, l0, l1], 1).ravel(), rounds=np.repeat(labels, 3))
+    p.step("1", "Ldim(V_{t+1}) = Ldim(V_t(y_t))", L_next, "==", L_y, rounds=labels)
+    p.step("2", "Ldim(V_t(r)) <= Ldim(V_t), r = 0, 1", np.maximum(l0, l1), "<=", L_now, rounds=labels)
+    p.step("3", "min_r Ldim(V_t(r)) <= Ldim(V_t) - 1", np.minimum(l0, l1), "<=", L_now - 1, rounds=labels)
+    p.step("4", "on a mistake Ldim(V_t(y_t)) = min_r Ldim(V_t(r))", L_y, "==", np.minimum(l0, l1),
+           where=mistake, rounds=labels)
+    p.step("5", "on a mistake Ldim(V_{t+1}) <= Ldim(V_t) - 1", L_next, "<=", L_now - 1, where=mistake,
+           rounds=labels)
+    p.step("5'", "Ldim(V_{t+1}) <= Ldim(V_t)", L_next, "<=", L_now, rounds=labels)
+    p.step("6", "M_t <= Ldim(H) - Ldim(V_{t+1}), Ldim(V_{t+1}) >= 0", M_t, "<=", L_H - L_next, rounds=labels)
+    p.step("6'", "Ldim(V_{t+1}) >= 0", L_next, ">=", 0, rounds=labels)
+    names = list(runs)
+    p.step("bound", "M <= Ldim(H)", [tr.M for tr, _ in runs.values()], "<=", [ind[n][0][0] for n in names],
+           rounds=names)
+    return p

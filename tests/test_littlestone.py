@@ -605,3 +605,102 @@ def test_the_solver_counts_the_nodes_it_expands():
     assert n1 > 0
     solver.ldim()
     assert solver.nodes == n1
+
+
+# -- the checks of Chapter 2 moved into olkit (tree_nodes, random_realizable, soa_ldims, soa_rule, check_soa) --
+
+
+def test_tree_nodes_closed_form_equals_the_recursion():
+    for d in range(0, 11):
+        for y in itertools.product((0, 1), repeat=d):
+            i = [1]
+            for yt in y:
+                i.append(2 * i[-1] + yt)
+            assert L.tree_nodes(np.array(y, dtype=np.int64)).tolist() == i
+    assert L.tree_nodes([1, 0]).tolist() == [1, 3, 6]
+
+
+def test_tree_nodes_validates():
+    with pytest.raises(ValueError, match="labels 0 and 1"):
+        L.tree_nodes([0, 2])
+    with pytest.raises(ValueError, match="at most 62"):
+        L.tree_nodes(np.zeros(63, dtype=int))
+
+
+def test_random_realizable_is_realizable_and_seeded():
+    H = olkit.random_class(30, 8, np.random.default_rng(0))
+    xs, ys = L.random_realizable(H, 50, np.random.default_rng(3))
+    xs2, ys2 = L.random_realizable(H, 50, np.random.default_rng(3))
+    assert np.array_equal(xs, xs2) and np.array_equal(ys, ys2) and len(xs) == 50
+    assert (H[:, xs] == ys).all(axis=1).any()
+    with pytest.raises(ValueError, match="T must be"):
+        L.random_realizable(H, -1, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_soa_ldims_and_rule_agree_with_the_solver_and_soa(seed):
+    rng = np.random.default_rng(seed)
+    H = olkit.random_class(40, 8, rng)
+    xs, ys = L.random_realizable(H, 25, rng)
+    now, l0, l1 = L.soa_ldims(H, xs, ys)
+    alive = np.ones(len(H), dtype=bool)
+
+    def ld(rows):  # the solver, with Ldim(empty) = -1
+        return olkit.ldim(H[rows]) if rows.any() else -1
+
+    assert now[0] == olkit.ldim(H)
+    for t, (x, y) in enumerate(zip(xs, ys)):
+        assert l0[t] == ld(alive & (H[:, x] == 0)) and l1[t] == ld(alive & (H[:, x] == 1))
+        alive &= H[:, x] == y
+        assert now[t + 1] == ld(alive)
+    for tie in (0, 1):
+        tr = olkit.run(olkit.SOA(H, tie=tie), xs, ys)
+        assert np.array_equal(L.soa_rule(H, xs, ys, tie=tie)[2], tr.yhat)
+
+
+def test_soa_ldims_and_rule_validate():
+    H = olkit.thresholds(5)
+    with pytest.raises(ValueError, match="same length"):
+        L.soa_ldims(H, [0, 1], [1])
+    with pytest.raises(ValueError, match="points 0..4"):
+        L.soa_ldims(H, [7], [1])
+    with pytest.raises(ValueError, match="labels 0 and 1"):
+        L.soa_ldims(H, [0], [3])
+    with pytest.raises(ValueError, match="tie must be"):
+        L.soa_rule(H, [0], [1], tie=2)
+
+
+def _soa_runs(make, seeds=range(3)):
+    runs = {}
+    for s in seeds:
+        rng = np.random.default_rng(s)
+        H = olkit.random_class(60, 10, rng)
+        xs, ys = L.random_realizable(H, 40, rng)
+        runs[f"run {s}"] = (olkit.run(make(H), xs, ys), H)
+        runs[f"run {s}, tree"] = (olkit.play(make(H), olkit.TreeAdversary(olkit.shattered_tree(H), H), 50), H)
+    return runs
+
+
+def test_check_soa_passes_on_soa():
+    p = L.check_soa(_soa_runs(olkit.SOA), "Lemma 21.7")
+    assert "Lemma 21.7" in str(p)
+
+
+class _LyingSOA(olkit.SOA):
+    """Broken: decides like SOA but records floor(log2 |V|) in place of Ldim."""
+
+    def state(self):
+        return {"ldim": self.V.bit_count().bit_length() - 1, "V_size": self.V.bit_count()}
+
+
+class _ContrarySOA(olkit.SOA):
+    """Broken: predicts the part of smaller Ldim (and records the true Ldims)."""
+
+    def predict(self, x):
+        return 1 - super().predict(x)
+
+
+@pytest.mark.parametrize("broken, step", [(_LyingSOA, "step 0"), (_ContrarySOA, "step 4")])
+def test_check_soa_stops_broken_soa(broken, step):
+    with pytest.raises(olkit.ProofStepError, match=step):
+        L.check_soa(_soa_runs(broken), "Lemma 21.7")
