@@ -688,3 +688,117 @@ def monte_carlo(experiment: Callable[[np.random.Generator], dict], runs: int, se
         for k, v in res.items():
             out.setdefault(k, []).append(v)
     return {k: np.asarray(v) for k, v in out.items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers of the chapter's checks (Chapter 6 of the book), recomputed from the data
+# ---------------------------------------------------------------------------------------------
+def round_risk_exact(
+    dist: FiniteDistribution, make_learner: Callable, t: int
+) -> tuple[Fraction, Fraction]:
+    """Both sides of step 2 of the online-to-batch theorem (the notes on Chapter 21, part 2; Mohri et
+    al. Section 7.4) for round ``t``, exactly, by enumerating every sample x_1, ..., x_t of ``dist``:
+
+    ``(E L_D(h_t), E 1[h_t(x_t) != y_t])`` as Fractions.  The left side sums, over the n^(t-1)
+    prefixes, the prefix's probability times :meth:`FiniteDistribution.risk_exact` of h_t; the right
+    side sums, over the n^t samples, the probability times the round-t mistake, with y_t the target's
+    label.  h_t comes from :class:`SeenSetPaths`, so the learner must be a version-space learner
+    (its hypothesis depends only on the set of labelled points seen).  ``dist`` needs Fraction
+    probabilities and no noise (the realizable case)."""
+    t = int_at_least(t, "t", 1)
+    if dist.p_exact is None or dist.noise_exact != 0:
+        raise ValueError("dist: round_risk_exact needs Fraction probabilities and noise 0")
+    if dist.n ** t > 10**6:
+        raise ValueError(f"t: {dist.n}^{t} samples is too many to enumerate (at most 10^6)")
+    p, target = dist.p_exact, dist.target.tolist()
+    seen = SeenSetPaths(make_learner, dist.target)
+    lhs = rhs = Fraction(0)
+    for prefix in itertools.product(range(dist.n), repeat=t - 1):
+        h_t = seen.labels_after(sum(1 << x for x in set(prefix)))
+        pr = math.prod((p[x] for x in prefix), start=Fraction(1))
+        lhs += pr * dist.risk_exact(h_t)
+        for x in range(dist.n):  # x_t, drawn after h_t is fixed
+            rhs += pr * p[x] * int(int(h_t[x]) != target[x])
+    return lhs, rhs
+
+
+def seen_set_runs(
+    dist: FiniteDistribution, make_learner: Callable, T: int, runs: int, rng: np.random.Generator
+) -> tuple[np.ndarray, ...]:
+    """``runs`` independent runs of a version-space learner over samples of size ``T`` from ``dist``
+    (the online-to-batch theorem's setting), by :class:`SeenSetPaths`.
+
+    Returns ``(XS, YS, ids, table, risk, mistake)``: the samples (runs, T) and their labels, the
+    indices into ``table`` of h_1, ..., h_{T+1}, the table of distinct hypotheses, the exact risks
+    L_D(h_t) of shape (runs, T + 1) and the mistakes 1[h_t(x_t) != y_t] of shape (runs, T), the last
+    two recomputed from the table and the sample (not from the learner's predictions in the game)."""
+    T, runs = int_at_least(T, "T", 1), int_at_least(runs, "runs", 1)
+    seen = SeenSetPaths(make_learner, dist.target)
+    XS, YS = dist.sample(T, rng, runs=runs)
+    ids = seen.paths(XS)
+    table = seen.table
+    risk = dist.risk(table)[ids]
+    mistake = table[ids[:, :T], XS] != YS
+    return XS, YS, ids, table, risk, mistake
+
+
+def ewa_runs(
+    dist: FiniteDistribution, F, T: int, runs: int, rng: np.random.Generator, eta: float | None = None
+) -> dict:
+    """The exponentially weighted average forecaster (Mohri et al. Theorem 7.6; Chapter 3 of the book)
+    over the N experts ``F`` (rows: labels 0/1 on the domain of ``dist``) on ``runs`` samples of size
+    ``T`` from ``dist``, all at once, with the absolute loss (the setting of Theorem 7.13).
+
+    With eta = sqrt(8 ln N / T) unless given, the weights p_{t,i} ~ exp(-eta L_{t-1,i}) give
+    h_t = sum_i p_{t,i} f_i on the domain.  Returns a dict: ``risk`` (runs, T) the exact risks R(h_t)
+    (:meth:`FiniteDistribution.absolute_risk`), ``loss`` (runs, T) the losses |h_t(x_t) - y_t| paid,
+    ``risk_avg`` (runs,) the risk of the average hypothesis (1/T) sum_t h_t, ``ell`` (runs, T, N) the
+    experts' losses and ``eta``.  The book checks the losses paid against :func:`olkit.experts.hedge`."""
+    F = np.asarray(F)
+    if F.ndim != 2 or F.shape[1] != dist.n or not np.isin(F, (0, 1)).all():
+        raise ValueError(
+            f"F: expected a 0/1 matrix with {dist.n} columns (experts on the domain); got shape {F.shape}"
+        )
+    T, runs = int_at_least(T, "T", 1), int_at_least(runs, "runs", 1)
+    N = F.shape[0]
+    if eta is None:
+        eta = math.sqrt(8 * math.log(N) / T)
+    XS, YS = dist.sample(T, rng, runs=runs)
+    ell = (F[:, XS] != YS).transpose(1, 2, 0).astype(float)  # l_{t,i}
+    L_prev = np.cumsum(ell, axis=1) - ell  # L_{t-1,i}
+    P = np.exp(-eta * (L_prev - L_prev.min(axis=2, keepdims=True)))
+    P /= P.sum(axis=2, keepdims=True)
+    H_t = P @ F  # h_t on the domain, (runs, T, n)
+    yhat = np.take_along_axis(H_t, XS[:, :, None], axis=2)[..., 0]
+    return dict(
+        risk=dist.absolute_risk(H_t),
+        loss=np.abs(yhat - YS),
+        risk_avg=dist.absolute_risk(H_t.mean(axis=1)),
+        ell=ell,
+        eta=eta,
+    )
+
+
+def loo_exact(
+    train: Callable, points: Sequence[tuple], dist: FiniteDistribution, m: int
+) -> tuple[Fraction, list[Fraction], Fraction]:
+    """The sides of the proof of Lemma 4.1 of Mohri et al. (the leave-one-out error is unbiased), as
+    Fractions, by enumerating every sample of ``points`` (:func:`labelled_points` of ``dist``):
+
+    ``(E LOO(S'), [E 1[h_(S' minus z_i)(x_i) != y_i] for i = 1..m+1], E_S R(h_S))`` with |S'| = m + 1
+    and |S| = m.  E LOO comes from :func:`loo_error`; each position's term is recomputed by retraining
+    without position i; the risk of h_S is :meth:`FiniteDistribution.risk_exact` of its labels."""
+    m = int_at_least(m, "m", 1)
+    e_loo, per_position = Fraction(0), [Fraction(0)] * (m + 1)
+    for idx, pr in all_samples(points, m + 1):
+        xs = [points[i][0] for i in idx]
+        ys = [points[i][1] for i in idx]
+        e_loo += pr * loo_error(train, xs, ys)
+        for i in range(m + 1):
+            h = train(xs[:i] + xs[i + 1 :], ys[:i] + ys[i + 1 :])
+            per_position[i] += pr * int(h(xs[i]) != ys[i])
+    e_risk = Fraction(0)
+    for idx, pr in all_samples(points, m):
+        h = train([points[i][0] for i in idx], [points[i][1] for i in idx])
+        e_risk += pr * dist.risk_exact([h(x) for x in range(dist.n)])
+    return e_loo, per_position, e_risk

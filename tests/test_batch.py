@@ -477,3 +477,103 @@ def test_one_run_is_enough_for_monte_carlo_and_a_frequency():
     assert out["u"].shape == (1,)
     f = batch.frequency_ci([1], level=0.95)
     assert f.mean == 1.0 and f.n == 1 and 0 < f.lo < 1 and f.hi == pytest.approx(1.0)
+
+
+# -- the helpers of the chapter's checks (moved from the notebooks of Chapter 6) ----------------
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6), t=st.integers(1, 3))
+def test_round_risk_exact_equals_the_enumeration_by_sequences(seed, t):
+    rng = np.random.default_rng(seed)
+    H = np.unique(olkit.random_class(6, 4, rng), axis=0)
+    k = int(rng.integers(len(H)))
+    p = [Fraction(1, 2), Fraction(1, 4), Fraction(1, 8), Fraction(1, 8)]
+    lhs, rhs = batch.round_risk_exact(batch.FiniteDistribution(p, H[k]), lambda: olkit.Halving(H), t)
+    assert (lhs, rhs) == _exact_sides(H, k, p, t)  # the independent enumeration above
+    assert lhs == rhs
+
+
+def test_round_risk_exact_by_hand_and_its_refusals():
+    # Halving on the five thresholds of four uniform points: h_1 votes 1 on x when x + 1 of the 5
+    # thresholds say 1, so from x = 2 on; that is h_2 (risk 0 for target h_2) and errs on x = 0, 1
+    # for target h_0 (all ones).
+    H = olkit.thresholds(4)
+    D = batch.FiniteDistribution([Fraction(1, 4)] * 4, H[2])
+    assert batch.round_risk_exact(D, lambda: olkit.Halving(H), 1) == (0, 0)
+    D0 = batch.FiniteDistribution([Fraction(1, 4)] * 4, H[0])  # all ones: h_1 errs on x = 0, 1
+    assert batch.round_risk_exact(D0, lambda: olkit.Halving(H), 1) == (Fraction(1, 2), Fraction(1, 2))
+    with pytest.raises(ValueError, match="noise"):
+        batch.round_risk_exact(batch.FiniteDistribution([Fraction(1, 2)] * 2, [0, 1], noise=Fraction(1, 8)),
+                               lambda: olkit.Halving(H[:, :2]), 1)
+    with pytest.raises(ValueError, match="t"):
+        batch.round_risk_exact(D, lambda: olkit.Halving(H), 0)
+    with pytest.raises(ValueError, match="too many"):
+        batch.round_risk_exact(D, lambda: olkit.Halving(H), 12)
+
+
+def test_seen_set_runs_are_the_game_and_their_risks_exact():
+    H = olkit.thresholds(8)
+    D = batch.FiniteDistribution(P8, H[5])
+    XS, YS, ids, table, risk, mistake = batch.seen_set_runs(D, lambda: olkit.Halving(H), 12, 30, np.random.default_rng(4))
+    assert XS.shape == YS.shape == mistake.shape == (30, 12) and risk.shape == ids.shape == (30, 13)
+    for r in range(30):
+        path = batch.hypothesis_path(olkit.Halving(H), XS[r], YS[r], 8)
+        assert np.array_equal(path, table[ids[r]])
+        assert np.array_equal(olkit.run(olkit.Halving(H), XS[r], YS[r]).mistake, mistake[r])
+        assert [D.risk_exact(h) for h in path] == risk[r].tolist()
+    with pytest.raises(ValueError, match="runs"):
+        batch.seen_set_runs(D, lambda: olkit.Halving(H), 3, 0, np.random.default_rng(0))
+
+
+def test_ewa_runs_pay_what_hedge_pays_and_their_risks_are_exact():
+    H = olkit.thresholds(4)
+    D = batch.FiniteDistribution([Fraction(1, 2), Fraction(1, 4), Fraction(1, 8), Fraction(1, 8)], H[2], noise=Fraction(1, 8))
+    sim = batch.ewa_runs(D, H, 40, 6, np.random.default_rng(5))
+    assert sim["eta"] == math.sqrt(8 * math.log(5) / 40)
+    assert sim["risk"].shape == sim["loss"].shape == (6, 40) and sim["ell"].shape == (6, 40, 5)
+    for r in range(6):
+        assert np.max(np.abs(olkit.experts.hedge(sim["ell"][r], sim["eta"]).loss - sim["loss"][r])) <= 1e-12
+    # round 1: uniform weights, h_1 = mean of the experts; its risk by hand
+    h1 = H.mean(axis=0)
+    assert np.allclose(sim["risk"][:, 0], D.absolute_risk(h1))
+    assert np.all(sim["risk_avg"] <= sim["risk"].mean(axis=1) + 1e-12)  # Jensen (linear here)
+    with pytest.raises(ValueError, match="F"):
+        batch.ewa_runs(D, np.ones((2, 3)), 5, 2, np.random.default_rng(0))
+
+
+def test_loo_exact_by_hand_and_unbiased():
+    # the constant majority vote on two points x = 0, 1 of probability 1/2, labels = x, no noise
+    D = batch.FiniteDistribution([Fraction(1, 2)] * 2, [0, 1])
+    majority = lambda xs, ys: (lambda x: int(2 * sum(ys) >= len(ys)))  # noqa: E731
+    e_loo, per, e_risk = batch.loo_exact(majority, batch.labelled_points(D), D, 1)
+    # |S| = 1: h_S is the constant label of the one example, wrong on the other point: risk 1/2
+    assert e_risk == Fraction(1, 2) and per == [Fraction(1, 2)] * 2 and e_loo == Fraction(1, 2)
+    e_loo, per, e_risk = batch.loo_exact(majority, batch.labelled_points(D), D, 2)
+    assert e_loo == e_risk and set(per) == {e_risk}
+
+
+# The inputs that olkit.batch refuses (the demonstration that Section 6.1 used to show).
+_D3 = batch.FiniteDistribution([Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], [0, 1, 1], noise=Fraction(1, 8))
+_PATH1 = np.zeros((1, 4), dtype=int)
+REFUSED = {
+    "p not summing to 1": (lambda: batch.FiniteDistribution([0.5, 0.4], [0, 1]), "p"),
+    "negative p": (lambda: batch.FiniteDistribution([1.5, -0.5], [0, 1]), "p"),
+    "a target label 2": (lambda: batch.FiniteDistribution([0.5, 0.5], [0, 2]), "target"),
+    "noise 0.7": (lambda: batch.FiniteDistribution([0.5, 0.5], [0, 1], noise=0.7), "noise"),
+    "T = 0": (lambda: _D3.sample(0, np.random.default_rng(0)), "T"),
+    "delta = 1": (lambda: batch.markov_sample_size(3, 0.1, 1), "delta"),
+    "delta = 0": (lambda: batch.check_delta(0), "delta"),
+    "eps = 0": (lambda: batch.markov_sample_size(3, 0, 0.5), "eps"),
+    "a path with T = 0": (lambda: batch.last_iterate(_PATH1, batch.FiniteDistribution([0.25] * 4, [0, 1, 1, 1])), "path"),
+    "a risk of the wrong length": (lambda: _D3.risk([0, 1]), "hypothesis"),
+    "gamma = 1": (lambda: batch.CircleDistribution(gamma=1.0), "gamma"),
+    "level = 1": (lambda: batch.mean_ci([1.0, 2.0], 1.0), "level"),
+    "probabilities above 1": (lambda: batch.count_test([1.5], [1]), "prob"),
+}
+
+
+@pytest.mark.parametrize("what", list(REFUSED), ids=list(REFUSED))
+def test_bad_input_is_refused_with_a_message_that_names_the_argument(what):
+    make, name = REFUSED[what]
+    with pytest.raises(ValueError) as err:
+        make()
+    assert name in str(err.value)
