@@ -370,3 +370,142 @@ def test_bad_input_names_the_argument():
         oco.play(oco.OGD(K, 0.1), lambda t, w: oco.Linear(np.ones(3)))
     with pytest.raises(ValueError, match="K must be"):
         oco.OGD("ball", 0.1)
+
+
+# ---------------------------------------------------------------------------------------------
+# The input checks that Section 5.1 used to demonstrate (moved here from the chapter, issue 15):
+# each bad input is refused with a ValueError naming the argument; the valid inputs next to them
+# are accepted.
+# ---------------------------------------------------------------------------------------------
+_K3 = oco.Ball(3, 2.0)
+_X = np.array([2.0, 1.0, 0.0])
+_BIG = oco.Squared([1e150, 0.0, 0.0], 0.0)  # (1/2)<w, x>^2 = inf at w = 1e10 e_1
+_REFUSED = [
+    (lambda: oco.OGD(_K3, 0.0), "eta"),
+    (lambda: oco.OGD(_K3, -1.0), "eta"),
+    (lambda: oco.OGD(_K3, float("inf")), "eta"),
+    (lambda: oco.OGD(_K3, lambda t: -1.0).update(_X), "eta_1"),
+    (lambda: oco.EG(3, float("nan")), "eta"),
+    (lambda: oco.Ball(3, 0.0), "B"),
+    (lambda: oco.Ball(3, -1.0), "B"),
+    (lambda: oco.anytime(1.0, 0.0), "rho"),
+    (lambda: oco.strongly_convex(-1.0), "lam"),
+    (lambda: oco.Quadratic([1.0], 0.0), "lam"),
+    (lambda: oco.Simplex(0), "d"),
+    (lambda: oco.Ball(2.5, 1.0), "d"),
+    (lambda: oco.Box(2, 1.0, 1.0), "lo and hi"),
+    (lambda: oco.Box(2, [0.0, float("nan")], 1.0), "lo and hi"),
+    (lambda: _K3.project([1.0, 2.0]), "z must have shape (3,)"),
+    (lambda: _K3.project([[1.0, 2.0, 3.0]]), "z"),
+    (lambda: _K3.project([1.0, float("nan"), 0.0]), "z"),
+    (lambda: oco.OGD(_K3, 0.1).update([1.0, 2.0]), "v must have shape"),
+    (lambda: oco.Hinge(_X, -1).value([1.0, 2.0]), "w"),
+    (lambda: oco.Hinge([1.0, float("inf")], 1), "x"),
+    (lambda: oco.Squared([1.0], float("nan")), "y"),
+    (lambda: oco.Hinge.sequence([[1.0, 2.0]], [1, -1]), "X"),
+    (lambda: oco.Hinge.sequence([[1.0, float("nan")]], [1]), "X"),
+    (lambda: oco.Regularized("hinge", 0.1), "base"),
+    (lambda: oco.OGD("ball", 0.1), "K"),
+    (lambda: oco.Doubling(3), "make"),
+    (lambda: oco.OGD(_K3, 0.1, w1=[3.0, 0.0, 0.0]), "w1"),
+    (lambda: oco.play(oco.OGD(_K3, 0.1), [oco.Linear([1.0, 1.0])]), "dimension"),
+    (lambda: oco.play(oco.OGD(_K3, 0.1), lambda t, w: _BIG), "T"),
+    (lambda: oco.play(oco.OGD(_K3, 0.1), [oco.Linear(_X)], T=2), "T"),
+    (lambda: oco.play(oco.OGD(_K3, 0.1), [oco.Linear(_X)], T=-1), "T"),
+    (lambda: oco.play(oco.OGD(oco.Ball(3, 1e10), 0.1, w1=[1e10, 0, 0]), [_BIG]), "loss value"),
+    (lambda: oco.regret(oco.play(oco.OGD(_K3, 0.1), [oco.Linear(_X)]), [3.0, 0.0, 0.0], _K3), "u"),
+    (lambda: oco.regret(oco.play(oco.OGD(_K3, 0.1), [oco.Linear(_X)]), [0.0, 0.0], _K3), "u"),
+    (lambda: oco.best_fixed([], _K3), "losses"),
+]
+
+
+@pytest.mark.parametrize("make, name", _REFUSED, ids=[f"{i}-{n}" for i, (_, n) in enumerate(_REFUSED)])
+def test_chapter_5_1_bad_inputs_are_refused_by_name(make, name):
+    with pytest.raises(ValueError) as err:
+        make()
+    assert name in str(err.value)
+
+
+def test_chapter_5_1_valid_inputs_next_to_the_bad_ones_are_accepted():
+    oco.Box(3, -1.0, [1.0, 2.0, 1.0])
+    oco.Quadratic([0.5, 0.0, 1.0], 2.0)
+    oco.Regularized(oco.Linear(_X), 2.0)
+    oco.anytime(2.0, 4.0)
+    oco.OGD(_K3, 0.1, w1=[2.0, 0.0, 0.0])  # on the sphere: in the set
+    assert oco.play(oco.OGD(_K3, 0.1), [oco.Linear(_X)], T=0).T == 0
+    oco.Hinge.sequence([[1.0, 2.0]], [1])
+    # at distance exactly tol from the set: in it ("within tol")
+    oco.Box(1, 0.0, 1.0).check_member([-(2.0**-30)], tol=2.0**-30)
+
+
+# ---------------------------------------------------------------------------------------------
+# The independent references of the chapter's checks (plain numpy) and the OGD proof check
+# ---------------------------------------------------------------------------------------------
+def test_plain_projections_agree_with_the_sets():
+    rng = np.random.default_rng(7)
+    Z = 3 * rng.standard_normal((200, 4))
+    Z[:50] = np.round(Z[:50])  # ties
+    for K in (oco.Ball(4, 1.5), oco.Box(4, -1.0, 2.0), oco.Simplex(4)):
+        P = np.array([K.project(z) for z in Z])
+        assert np.abs(oco.plain_projection(K, Z) - P).max() < 1e-9
+    assert np.allclose(oco.plain_ball_projection([[3.0, 4.0]], 1.0), [[0.6, 0.8]])
+    assert np.allclose(oco.plain_simplex_projection([0.1, 0.5, 0.1]), [[0.2, 0.6, 0.2]])
+    with pytest.raises(ValueError, match="K must be"):
+        oco.plain_projection(oco.Space(2), [[1.0, 2.0]])
+
+
+def test_random_points_lie_in_the_set():
+    rng = np.random.default_rng(8)
+    for K in (oco.Ball(3, 2.0), oco.Box(3, -1.0, [1.0, 2.0, 1.0]), oco.Simplex(3)):
+        U = oco.random_points(K, 100, rng)
+        assert U.shape == (100, 3)
+        assert max(K.distance(u) for u in U) < 1e-12
+    with pytest.raises(ValueError, match="K must be"):
+        oco.random_points(oco.Space(2), 3, rng)
+
+
+def test_linear_regret_on_ball_is_the_sup_over_the_ball():
+    rng = np.random.default_rng(9)
+    G = rng.standard_normal((30, 3))
+    tr = oco.play(oco.OGD(oco.Ball(3, 2.0), 0.1), [oco.Linear(g) for g in G])
+    u = -2.0 * G.sum(axis=0) / np.linalg.norm(G.sum(axis=0))  # the best point of the ball
+    R = oco.linear_regret_on_ball(G, tr.w[:-1], 2.0)
+    assert R == pytest.approx(oco.regret(tr, u))
+    curve = oco.linear_regret_curve(G, tr.w[:-1], 2.0)
+    assert curve.shape == (30,) and curve[-1] == pytest.approx(R)
+
+
+@pytest.mark.parametrize("kind", ["linear", "logistic", "absolute"])
+def test_plain_losses_and_subgradients_match_the_loss_objects(kind):
+    rng = np.random.default_rng(10)
+    X = rng.integers(-1, 2, (40, 3)).astype(float)
+    Y = rng.choice([-1.0, 1.0], 40) if kind == "logistic" else rng.integers(-1, 2, 40).astype(float)
+    W = rng.integers(-2, 3, (40, 3)) / 4  # grid points: the absolute loss is often at its kink
+    make = {"linear": lambda x, y: oco.Linear(x), "logistic": oco.Logistic, "absolute": oco.Absolute}[kind]
+    fs = [make(x, y) for x, y in zip(X, Y)]
+    assert np.allclose(oco.plain_losses(kind, X, Y, W, paired=True), [f.value(w) for f, w in zip(fs, W)])
+    assert np.allclose(oco.plain_losses(kind, X, Y, W[:2])[:, 1], [f.value(W[1]) for f in fs])
+    assert np.allclose(oco.plain_subgradients(kind, X, Y, W), [f.subgradient(w) for f, w in zip(fs, W)])
+    with pytest.raises(ValueError, match="kind"):
+        oco.plain_losses("hinge", X, Y, W)
+
+
+def test_ogd_proof_holds_on_a_run_and_stops_a_run_without_projection():
+    rng = np.random.default_rng(11)
+    X = rng.standard_normal((60, 3))
+    Y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    K = oco.Ball(3, 0.5)
+    U = oco.random_points(K, 5, rng)
+    tr = oco.play(oco.OGD(K, 0.3), oco.Logistic.sequence(X, Y))
+    p, q, R, bound = oco.ogd_proof(K, "logistic", X, Y, 0.3, tr, U, "test")
+    assert R.shape == (5,) and np.all(R <= bound)
+    assert q["P_err"].max() < 1e-12 and q["v_err"].max() < 1e-12
+
+    class NoProjection(oco.OGD):
+        def update(self, v):
+            super().update(v)
+            self.w = self.record["z"]
+
+    bad = oco.play(NoProjection(K, 0.3), oco.Logistic.sequence(X, Y))
+    with pytest.raises(olkit.proof.ProofStepError, match="step P"):
+        oco.ogd_proof(K, "logistic", X, Y, 0.3, bad, U, "broken")
