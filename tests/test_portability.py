@@ -40,14 +40,32 @@ def nbval_perturbed(nb, seed: int | None, env: dict | None = None, cwd=ROOT) -> 
     )
 
 
-@pytest.mark.parametrize("nb, seed", CASES, ids=[f"{nb.name}-seed{s}" for nb, s in CASES])
-def test_outputs_survive_last_bit_perturbation(nb, seed):
+def _check_portable(nb, seed):
     res = nbval_perturbed(nb, seed)
     assert res.returncode == 0, (
         f"{nb.relative_to(ROOT)} changes its outputs when floating-point results move by a few ulps "
         f"(OLKIT_FP_PERTURB={seed}): some decision or printed number depends on the machine.\n"
         + res.stdout[-6000:]
     )
+
+
+# One test class per chapter: under pytest-xdist's --dist loadscope (dev.py test) a class is a unit of
+# work, so the chapters' notebooks spread over the workers (a module-level test would keep all of them
+# on one worker).
+def _chapter_class(chapter: str) -> type:
+    cases = [(nb, s) for nb, s in CASES if nb.parent.name == chapter]
+
+    @pytest.mark.parametrize("nb, seed", cases, ids=[f"{nb.name}-seed{s}" for nb, s in cases])
+    def test_outputs_survive_last_bit_perturbation(self, nb, seed):
+        _check_portable(nb, seed)
+
+    name = f"TestPortability{chapter.capitalize()}"
+    return type(name, (), {"test_outputs_survive_last_bit_perturbation": test_outputs_survive_last_bit_perturbation})
+
+
+for _chapter in sorted({nb.parent.name for nb, _ in CASES}):
+    _cls = _chapter_class(_chapter)
+    globals()[_cls.__name__] = _cls
 
 
 def test_the_perturbation_mode_is_on_in_a_kernel():
