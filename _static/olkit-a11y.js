@@ -22,6 +22,11 @@
     document.querySelectorAll("button.search-button-field[aria-label]").forEach((button) => {
       button.setAttribute("aria-label", button.textContent.replace(/\s+/g, " ").trim());
     });
+    // A folded code cell (myst-nb's hide-input) opens with a <summary> that shows "Show code cell
+    // source" (or "Hide ..."), but is named "Toggle hidden content": drop that label, so that the
+    // accessible name is the visible text (the hidden one of the two is display: none).
+    document.querySelectorAll('details.hide > summary[aria-label="Toggle hidden content"]')
+      .forEach((summary) => summary.removeAttribute("aria-label"));
     // Bibliography: role="list" needs list items (docutils writes the deprecated doc-biblioentry).
     document.querySelectorAll('[role="list"].citation-list > [role="doc-biblioentry"]')
       .forEach((entry) => entry.setAttribute("role", "listitem"));
