@@ -32,6 +32,14 @@
    mutant is *equivalent* (it cannot change any behaviour; listed with the reason in
    ``benchmarks/mutants_equivalent.md``) or a check is missing.
 
+5. **Per chapter** (``--chapter 3``): the mutants are drawn from the lines that chapter's notebooks
+   execute, in every module they execute (``CHAPTER_MODULES``), and run against that chapter's
+   notebooks only; the report is ``benchmarks/mutants_ch3.md``.  The headline is the share of
+   non-equivalent mutants of *computing* lines stopped by a proof check or a notebook assert.  A
+   computing line is any line but an input check (:func:`guard_lines`: a ``raise``, an ``assert``,
+   and the test of an ``if`` whose body only raises, e.g. a size limit), so the share measures what
+   the book's own checks see, not olkit's guards.  ``--all-lines`` mutates the guards too.
+
 Not part of CI (it takes many minutes); run it on the modules you touched before you stop.
 """
 from __future__ import annotations
@@ -65,6 +73,9 @@ DEFAULT_MODULES = ["finite", "littlestone", "ellipsoid", "linear", "adversaries"
 #: Functions that only render (text and HTML tables): a proof check cannot see them, nbval's output
 #: comparison and the unit tests do.  Their lines are not mutated (nor are olkit.claimtex and olkit.plots).
 RENDERING = {"__repr__", "_repr_html_", "_table", "fmt", "math", "status", "draw"}
+#: Modules a chapter's mutants may come from (``--chapter``): every olkit module but rendering and tooling.
+CHAPTER_MODULES = ["finite", "littlestone", "ellipsoid", "linear", "adversaries", "classes", "cover", "game",
+                   "proof", "bounds", "fp", "baselines", "experts", "winnow", "oco", "batch", "streams"]
 #: Verdicts from strongest to weakest.
 ORDER = ["check", "guard", "unit", "error", "timeout", "output", "survived"]
 #: Exceptions that olkit raises on purpose (input checks, realizability, lost definiteness): a guard stopped it.
@@ -76,6 +87,11 @@ GUARDS = {"ValueError", "NotRealizableError", "FloatingPointError"}
 # ---------------------------------------------------------------------------------------------
 def notebooks() -> list[Path]:
     return sorted(p for p in CHAPTERS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+
+
+def chapter_of(nb: str) -> str:
+    """'chapters/ch3/3_1_....ipynb' -> '3'."""
+    return Path(nb).parent.name.removeprefix("ch")
 
 
 def text_outputs(nb) -> list[str]:
@@ -136,9 +152,9 @@ def execute(path: Path, pythonpath: str | None, timeout: int, pre: str | None = 
 # ---------------------------------------------------------------------------------------------
 # Coverage
 # ---------------------------------------------------------------------------------------------
-def source_hash() -> str:
+def source_hash(nbs: list[Path] | None = None) -> str:
     h = hashlib.sha256()
-    for p in sorted(OLKIT.glob("*.py")) + notebooks():
+    for p in sorted(OLKIT.glob("*.py")) + (notebooks() if nbs is None else nbs):
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
 
@@ -167,19 +183,21 @@ def _coverage_of(path: str, timeout: int) -> tuple[str, dict[str, list[int]]]:
     return path, {Path(f).stem: lines for f, lines in raw.items() if Path(f).parent == OLKIT}
 
 
-def coverage_map(jobs: int, timeout: int) -> dict[str, dict[str, list[int]]]:
-    """notebook -> module -> executed lines (cached by the hash of olkit and the notebooks)."""
+def coverage_map(jobs: int, timeout: int, chapter: str | None = None) -> dict[str, dict[str, list[int]]]:
+    """notebook -> module -> executed lines, for every notebook or one chapter's (cached by the hash of
+    olkit and those notebooks)."""
     OUT.mkdir(parents=True, exist_ok=True)
-    cache = OUT / "coverage.json"
-    key = source_hash()
+    nbs = [p for p in notebooks() if chapter is None or chapter_of(str(p)) == chapter]
+    cache = OUT / (f"coverage_ch{chapter}.json" if chapter else "coverage.json")
+    key = source_hash(nbs)
     if cache.exists():
         saved = json.loads(cache.read_text())
         if saved.get("key") == key:
             return saved["coverage"]
-    print(f"[mutants] measuring coverage of {len(notebooks())} notebooks", flush=True)
+    print(f"[mutants] measuring coverage of {len(nbs)} notebooks", flush=True)
     cov: dict[str, dict[str, list[int]]] = {}
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for path, lines in pool.map(_coverage_of, [str(p) for p in notebooks()], [timeout] * len(notebooks())):
+        for path, lines in pool.map(_coverage_of, [str(p) for p in nbs], [timeout] * len(nbs)):
             cov[str(Path(path).relative_to(ROOT))] = lines
     cache.write_text(json.dumps({"key": key, "coverage": cov}))
     return cov
@@ -290,10 +308,29 @@ def _rendering_lines(tree: ast.AST) -> set[int]:
     return out
 
 
-def candidates(module: str, lines: set[int]) -> list[Mutant]:
+def _only_raises(body: list[ast.stmt]) -> bool:
+    """A block that only raises (after an optional message built in a few assignments)."""
+    return bool(body) and isinstance(body[-1], ast.Raise) and all(
+        isinstance(b, (ast.Raise, ast.Assign, ast.AnnAssign, ast.Expr)) for b in body)
+
+
+def guard_lines(tree: ast.AST) -> set[int]:
+    """Lines of input checks: ``raise`` and ``assert`` statements, and the test of an ``if`` whose body
+    only raises (``if eta <= 0: raise ValueError(...)``, size limits).  Mutating them tests olkit's
+    guards, which the unit tests cover; the book's proof checks are measured on the other lines."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Raise, ast.Assert)):
+            out.update(range(node.lineno, node.end_lineno + 1))
+        elif isinstance(node, ast.If) and _only_raises(node.body) and not node.orelse:
+            out.update(range(node.test.lineno, node.test.end_lineno + 1))
+    return out
+
+
+def candidates(module: str, lines: set[int], computing: bool = False) -> list[Mutant]:
     tree = ast.parse((OLKIT / f"{module}.py").read_text())
     docs = _docstring_nodes(tree)
-    skip = _rendering_lines(tree)
+    skip = _rendering_lines(tree) | (guard_lines(tree) if computing else set())
     out = []
     for index, node in enumerate(ast.walk(tree)):
         line = getattr(node, "lineno", None)
@@ -393,19 +430,33 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=240, help="seconds per notebook cell")
-    ap.add_argument("--out", default=str(REPORT))
+    ap.add_argument("--out", default=None, help="report (default: benchmarks/mutants.md, or mutants_chN.md)")
+    ap.add_argument("--chapter", help="only this chapter's notebooks and the lines they execute, in every "
+                                      "module (CHAPTER_MODULES) unless --modules is given; computing lines only")
+    ap.add_argument("--all-lines", action="store_true", help="with --chapter: mutate input checks too")
     ap.add_argument("--rerun", help="results.json of an earlier run: run its mutants again that no check stopped")
     ap.add_argument("--only", help="with --rerun: only the mutants on these module:line places (comma-separated), "
                                    "e.g. after adding the test that targets them; the other results are kept")
+    modules_given = any(a == "--modules" or a.startswith("--modules=") for a in (argv or sys.argv[1:]))
     args = ap.parse_args(argv)
+    if args.chapter and not modules_given:
+        args.modules = ",".join(CHAPTER_MODULES)
     modules = [m.strip() for m in args.modules.split(",") if m.strip()]
+    computing = bool(args.chapter) and not args.all_lines
+    args.computing = computing
+    if args.out is None:
+        args.out = str(REPORT.with_name(f"mutants_ch{args.chapter}.md") if args.chapter else REPORT)
+    results_file = OUT / (f"results_ch{args.chapter}.json" if args.chapter else "results.json")
     t0 = time.time()
-    cov = coverage_map(args.jobs, args.timeout)
+    cov = coverage_map(args.jobs, args.timeout, args.chapter)
+    if args.chapter:
+        if not cov:
+            sys.exit(f"no notebooks in chapter {args.chapter}")
     by_module: dict[str, set[int]] = {}
     for nb, mods in cov.items():
         for mod, lines in mods.items():
             by_module.setdefault(mod, set()).update(lines)
-    pool = [c for mod in modules for c in candidates(mod, by_module.get(mod, set()))]
+    pool = [c for mod in modules for c in candidates(mod, by_module.get(mod, set()), computing)]
     rng = random.Random(args.seed)
     sample = sorted(rng.sample(pool, min(args.sample, len(pool))), key=lambda m: (m.module, m.line, m.index, m.variant))
     kept: list[dict] = []
@@ -436,15 +487,16 @@ def main(argv: list[str] | None = None) -> None:
             print(f"[mutants] {k}/{len(sample)} {r['module']}:{r['line']} {r['description']}: {r['verdict']}", flush=True)
     results.sort(key=lambda r: (r["module"], r["line"], r["index"], r["variant"]))
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "results.json").write_text(json.dumps(results, indent=1))
+    results_file.write_text(json.dumps(results, indent=1))
     write_report(results, len(pool), modules, args, time.time() - t0, len(sample) + len(kept), len(sample))
 
 
 def load_equivalent() -> dict[str, str]:
-    """module:line:description -> reason, from benchmarks/mutants_equivalent.md (a table)."""
+    """module:line:description -> reason, from benchmarks/mutants_equivalent*.md (tables; one per chapter,
+    mutants_equivalent_chN.md, besides the first)."""
     eq = {}
-    if EQUIVALENT.exists():
-        for row in EQUIVALENT.read_text().splitlines():
+    for path in sorted(EQUIVALENT.parent.glob("mutants_equivalent*.md")):
+        for row in path.read_text().splitlines():
             # cells are split on unescaped pipes; "\\|" is a pipe inside a cell (the mutation "| -> &")
             cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row.strip().strip("|"))]
             if len(cells) >= 4 and cells[0] not in ("module", "---") and not set(cells[0]) <= {"-"}:
@@ -467,7 +519,12 @@ def write_report(results: list[dict], n_pool: int, modules: list[str], args, sec
         "",
         f"Written by `python3 dev.py mutants` (benchmarks/mutants.py) on {time.strftime('%Y-%m-%d')}: "
         f"{len(results)} mutants sampled (seed {args.seed}) from {n_pool} candidates on the lines of "
-        f"{', '.join(modules)} that the notebooks execute; {seconds / 60:.1f} minutes with {args.jobs} jobs"
+        + (f"{', '.join(sorted({r['module'] for r in results}))} that Chapter {args.chapter}'s notebooks execute "
+           f"(computing lines only: input checks, i.e. raise and assert statements and the tests of if blocks "
+           f"that only raise, are not mutated), run against that chapter's notebooks"
+           if getattr(args, "chapter", None) and getattr(args, "computing", False) else
+           f"{', '.join(modules)} that the notebooks execute")
+        + f"; {seconds / 60:.1f} minutes with {args.jobs} jobs"
         + (f" (a `--rerun` of {n_rerun} of them{' at ' + args.only if args.only else ''}; the other verdicts are "
            f"those of the run it reruns)." if args.rerun else "."),
         "",
@@ -482,7 +539,8 @@ def write_report(results: list[dict], n_pool: int, modules: list[str], args, sec
         f"| survived | {counts['survived']} | ran through with identical text outputs |",
         "",
         f"Judged equivalent (cannot change behaviour; reasons in `benchmarks/mutants_equivalent.md`): {n_eq}.",
-        f"**Stopped by a proof check: {counts['check']} of {non_eq} non-equivalent mutants = {100 * share:.1f}%**; "
+        f"**Stopped by a proof check or a notebook assert: {counts['check']} of {non_eq} non-equivalent "
+        f"{'computing-line ' if getattr(args, 'computing', False) else ''}mutants = {100 * share:.1f}%**; "
         f"by a proof check or one of olkit's explicit checks (guards): {counts['check'] + counts['guard']} = "
         f"{100 * (counts['check'] + counts['guard']) / max(non_eq, 1):.1f}%; by any check of the test suite "
         f"(proof checks, guards, unit tests): {counts['check'] + counts['guard'] + counts['unit']} = "

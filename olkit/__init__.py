@@ -71,7 +71,7 @@ from .winnow import (
     Winnow,
     relative_entropy,
 )
-from .proof import Proof, ProofStepError, counterexample
+from .proof import NegativeControl, Proof, ProofStepError, counterexample, negative_control
 from .prose import glue
 from . import experts
 from .experts import (
@@ -161,6 +161,8 @@ __all__ = [
     "check_class",
     "consistent_bound",
     "counterexample",
+    "negative_control",
+    "NegativeControl",
     "glue",
     "covering_radius",
     "ellipsoid_bound",

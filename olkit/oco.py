@@ -874,7 +874,7 @@ def ogd_proof(K: _Set, kind: str, X, Y, eta: float, trace: OCOTrace, U, title: s
         (q["D2"][:-1] - 2 * eta * q["inner"] + eta**2 * q["v2"][:, None]).ravel(),
         rounds=lab,
         tol=1e-9,
-        kind="algebra",
+        kind="identity",
     )
     one_step = (q["D2"][:-1] - q["D2"][1:]) / (2 * eta) + eta / 2 * q["v2"][:, None]
     p.step(

@@ -10,20 +10,32 @@ smallest slack), which is the book's record that the step held on the run.
 A step that checks no instance raises as well (unless ``allow_empty=True``):
 a check over an empty set cannot fail, and such checks are defects.
 
-Use :func:`counterexample` where the book shows that a source's step fails.
+Steps are of two kinds.  A *check* (``kind="check"``, the default) is a step that a wrong learner, a
+wrong constant or a wrong proof could fail.  An *identity* (``kind="identity"``: algebra, a
+definition, a property of the random generator) holds whatever the run; it is still evaluated and
+shown, labelled as such, and never counted as a check.  The table's header counts each kind.
+
+A statement "P(event) <= delta" is checked with :meth:`Proof.probability`: an exact (Clopper-Pearson)
+interval for the frequency over independent runs, refuted when the whole interval lies beyond delta.
+
+Use :func:`counterexample` where the book shows that a source's step fails, and
+:func:`negative_control` next to a proof table: it runs the same checks on a deliberately broken
+learner or constant, collects the steps that fail instead of raising, and raises itself when no check
+fails (a check that cannot catch the broken variant has no teeth).
 """
 from __future__ import annotations
 
+import contextvars
 import html
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator
 
 import numpy as np
 
 from .claimtex import claim_tex
 
-__all__ = ["Proof", "ProofStepError", "counterexample", "fmt"]
+__all__ = ["NegativeControl", "Proof", "ProofStepError", "counterexample", "fmt", "negative_control"]
 
 _RELATIONS = ("<=", ">=", "==", "<", ">")
 
@@ -72,7 +84,17 @@ class _Row:
     instances: int
     slack: float | None  # smallest slack (<=, >=, <, >) or largest |lhs - rhs| (==)
     tex: str = ""  # the claim as TeX, for the HTML table
-    kind: str = "run"  # "run": a check of the recorded run; "algebra": an identity true for every run
+    kind: str = "check"  # "check": a step a wrong learner could fail; "identity": true for every run
+    why: str = ""  # for an identity: why it holds whatever the run ("definition of rho", ...)
+    note: str = ""  # replaces the slack in the tables (probability steps: the count and the interval)
+    failed: str = ""  # in a negative control: where the step failed and its two sides
+
+
+#: Kinds of step; the keys are accepted by :meth:`Proof.step` (older names map to the same kinds).
+KINDS = {"check": "check", "identity": "identity", "run": "check", "algebra": "identity"}
+
+#: The negative control being collected (see :func:`negative_control`), or None.
+_CONTROL: contextvars.ContextVar = contextvars.ContextVar("olkit_negative_control", default=None)
 
 
 class Proof:
@@ -99,7 +121,8 @@ class Proof:
         tol: float = 0.0,
         allow_empty: bool = False,
         tex: str | None = None,
-        kind: str = "run",
+        kind: str = "check",
+        why: str = "",
     ) -> "Proof":
         """Check ``lhs rel rhs`` on every selected instance; record or raise.
 
@@ -110,14 +133,19 @@ class Proof:
 
         ``claim`` is plain text (the text table, which nbval compares); the HTML
         table shows it as mathematics, ``tex`` if given, else
-        :func:`olkit.claimtex.claim_tex` of the claim.  ``kind="algebra"`` marks a
-        step that is an identity of algebra, true whatever the run (it is still
-        evaluated, on the run's numbers); the tables say so.
+        :func:`olkit.claimtex.claim_tex` of the claim.  ``kind="identity"`` marks a
+        step that holds whatever the run (algebra, a definition, a property of the
+        generator; ``why`` says which): it is still evaluated, on the run's numbers,
+        shown and labelled, and not counted as a check.
+
+        Inside :func:`negative_control` a failing step does not raise: it is recorded
+        (with where it failed) and the proof goes on.
         """
         if rel not in _RELATIONS:
             raise ValueError(f"rel must be one of {_RELATIONS}; got {rel!r}")
-        if kind not in ("run", "algebra"):
-            raise ValueError(f"kind must be 'run' or 'algebra'; got {kind!r}")
+        if kind not in KINDS:
+            raise ValueError(f"kind must be 'check' or 'identity'; got {kind!r}")
+        kind = KINDS[kind]
         if tol < 0:
             raise ValueError(f"tol must be >= 0; got {tol!r}")
         L, R = np.broadcast_arrays(np.asarray(lhs, dtype=float), np.asarray(rhs, dtype=float))
@@ -153,21 +181,117 @@ class Proof:
                 where_txt = "the run" if single else f"round {lab}"
             else:
                 where_txt = f"round {lab}" if isinstance(lab, (int, np.integer)) else str(lab)
-            raise ProofStepError(self.title, name, claim, where_txt, L[i], rel, R[i])
-        self.rows.append(_Row(name, claim, rel, int(L.size), slack, claim_tex(claim) if tex is None else tex, kind))
+            err = ProofStepError(self.title, name, claim, where_txt, L[i], rel, R[i])
+            if not self._collect(err, kind):
+                raise err
+            failed = f"fails at {where_txt}: {fmt(L[i])} {rel} {fmt(R[i])} is false"
+        else:
+            failed = ""
+        tex = claim_tex(claim) if tex is None else tex
+        self.rows.append(_Row(name, claim, rel, int(L.size), slack, tex, kind, why, failed=failed))
         return self
+
+    def probability(
+        self,
+        name: str,
+        claim: str,
+        events,
+        runs,
+        rel: str,
+        bound,
+        *,
+        level: float = 0.99,
+        rounds=None,
+        tex: str | None = None,
+    ) -> "Proof":
+        """Check "P(event) <= bound" (``rel="<="``) or "P(event) >= bound" (``rel=">="``) from
+        ``events`` occurrences in ``runs`` independent runs, with an exact binomial test.
+
+        The step is refuted when the Clopper-Pearson interval at confidence ``level`` lies wholly
+        beyond the bound: for ``<=``, when its lower end exceeds ``bound`` (the runs show, at that
+        confidence, that the probability is above it); for ``>=``, when its upper end is below.  A bare
+        frequency is never compared with the bound.  The table prints the count and the interval;
+        the recorded slack is the distance from the interval's near end to the bound.  ``events``,
+        ``runs`` and ``bound`` broadcast (one instance per parameter value); ``rounds`` labels them.
+        """
+        from scipy.stats import binomtest
+
+        if rel not in ("<=", ">="):
+            raise ValueError(f"a probability step claims '<=' or '>='; got {rel!r}")
+        if not 0 < level < 1:
+            raise ValueError(f"level must be in (0, 1); got {level!r}")
+        k, n, b = np.broadcast_arrays(np.asarray(events), np.asarray(runs), np.asarray(bound, dtype=float))
+        k, n, b = k.ravel(), n.ravel(), b.ravel()
+        if not (np.issubdtype(k.dtype, np.integer) and np.issubdtype(n.dtype, np.integer)):
+            raise ValueError("events and runs must be integer counts")
+        if k.size == 0:
+            raise ValueError(f"{self.title}, step {name} ({claim}) checks no instance")
+        if (n < 1).any() or (k < 0).any() or (k > n).any():
+            raise ValueError(f"need 0 <= events <= runs and runs >= 1; got events={k}, runs={n}")
+        labels = np.arange(1, k.size + 1) if rounds is None else np.broadcast_to(np.asarray(rounds), k.shape).ravel()
+        lo, hi = np.empty(k.size), np.empty(k.size)
+        for i in range(k.size):
+            ci = binomtest(int(k[i]), int(n[i])).proportion_ci(confidence_level=level, method="exact")
+            lo[i], hi[i] = ci.low, ci.high
+        # refuted when the interval lies beyond the bound; the slack is the near end's distance to it
+        s = b - lo if rel == "<=" else hi - b
+        ok = s >= 0
+        i = int(np.argmin(s))
+        pct = f"{100 * level:g}%"
+        note = (f"{int(k[i])}/{int(n[i])}; {pct} CP interval [{fmt(lo[i])}, {fmt(hi[i])}]"
+                + (f" (of {k.size})" if k.size > 1 else ""))
+        kind = "check"
+        if not ok.all():
+            where_txt = "the runs" if k.size == 1 else (
+                f"round {labels[i]}" if rounds is None or isinstance(labels[i], (int, np.integer)) else str(labels[i]))
+            side = lo[i] if rel == "<=" else hi[i]
+            err = ProofStepError(self.title, name, claim + f" [{pct} CP interval of {int(k[i])}/{int(n[i])}]",
+                                 where_txt, side, rel, b[i])
+            if not self._collect(err, kind):
+                raise err
+            failed = f"fails at {where_txt}: {note} lies beyond {fmt(b[i])}"
+        else:
+            failed = ""
+        tex = claim_tex(claim) if tex is None else tex
+        self.rows.append(_Row(name, claim, rel, int(n.sum()), float(s.min()), tex, kind, note=note, failed=failed))
+        return self
+
+    def _collect(self, err: ProofStepError, kind: str) -> bool:
+        """In a negative control: record the failure and go on (True); else False (the caller raises)."""
+        ctl = _CONTROL.get()
+        if ctl is None:
+            return False
+        ctl._record(self, err, kind)
+        return True
+
+    @property
+    def checks(self) -> int:
+        """How many steps are checks (a wrong learner, constant or proof could fail them)."""
+        return sum(r.kind == "check" for r in self.rows)
+
+    @property
+    def identities(self) -> int:
+        """How many steps are identities (true whatever the run; shown, not counted as checks)."""
+        return sum(r.kind == "identity" for r in self.rows)
+
+    def _header(self) -> str:
+        c, i = self.checks, self.identities
+        return f"{c} check{'' if c == 1 else 's'}, {i} identit{'y' if i == 1 else 'ies'}"
 
     # -- rendering -------------------------------------------------------
     def _table(self) -> list[tuple[str, str, str, str]]:
         out = []
         for r in self.rows:
             head = "max |lhs-rhs|" if r.rel == "==" else "smallest slack"
-            note = "  [algebra: true for every run]" if r.kind == "algebra" else ""
-            out.append((r.step, f"{r.claim}  [{r.rel}]{note}", str(r.instances), f"{head} {fmt(r.slack)}"))
+            label = f"  [identity: {r.why or 'true for every run'}]" if r.kind == "identity" else ""
+            value = r.note or f"{head} {fmt(r.slack)}"
+            if r.failed:
+                value = f"FAILS: {r.failed}"
+            out.append((r.step, f"{r.claim}  [{r.rel}]{label}", str(r.instances), value))
         return out
 
     def __repr__(self) -> str:
-        lines = [f"{self.title}: {len(self.rows)} steps checked"]
+        lines = [f"{self.title}: {self._header()}"]
         for step, claim, n, slack in self._table():
             lines.append(f"  {step:>4}  {claim}  |  {n} checked  |  {slack}")
         return "\n".join(lines)
@@ -179,15 +303,24 @@ class Proof:
         def math(t: str) -> str:
             return f"<span class='math notranslate nohighlight'>{e(chr(92) + '(' + t + chr(92) + ')')}</span>"
 
+        def value(r: _Row) -> str:
+            if r.failed:
+                return f"<strong class='olkit-fails'>fails</strong>: {e(r.failed)}"
+            return e(r.note or fmt(r.slack))
+
         body = "".join(
             f"<tr class='olkit-step-{r.kind}'><td>{e(r.step)}</td>"
             f"<td style='text-align:left'>{math(r.tex)}"
-            + (" <em class='olkit-algebra'>(algebra: true for every run)</em>" if r.kind == "algebra" else "")
-            + f"</td><td>{math(rel_tex[r.rel])}</td><td>{r.instances}</td><td>{e(fmt(r.slack))}</td></tr>"
+            + (f" <em class='olkit-identity'>(identity: {e(r.why or 'true for every run')})</em>"
+               if r.kind == "identity" else "")
+            + f"</td><td>{math(rel_tex[r.rel])}</td><td>{r.instances}</td><td>{value(r)}</td></tr>"
             for r in self.rows
         )
+        failing = sum(bool(r.failed) for r in self.rows)
+        verdict = (f"{failing} of {len(self.rows)} steps fail (negative control)" if failing
+                   else f"{self._header()}; every step holds on this run")
         return (
-            f"<table class='olkit-proof'><caption>{e(self.title)}: every step holds on this run</caption>"
+            f"<table class='olkit-proof'><caption>{e(self.title)}: {e(verdict)}</caption>"
             "<thead><tr><th>step</th><th>claim</th><th>relation</th><th>instances checked</th>"
             "<th>smallest slack (for =: largest error)</th></tr></thead>"
             f"<tbody>{body}</tbody></table>"
@@ -212,3 +345,86 @@ def counterexample() -> Iterator[_Counter]:
         c.error = err
         return
     raise AssertionError("the counterexample did not refute the step: every step held")
+
+
+@dataclass
+class _Failure:
+    proof: str
+    step: str
+    kind: str
+    message: str
+
+
+@dataclass
+class NegativeControl:
+    """What :func:`negative_control` collected: the broken variant and the steps it failed."""
+
+    broken: str
+    expect: tuple[str, ...] = ()
+    failures: list[_Failure] = field(default_factory=list)
+    proofs: list[Proof] = field(default_factory=list)
+
+    def _record(self, proof: Proof, err: AssertionError, kind: str) -> None:
+        if proof is not None and all(q is not proof for q in self.proofs):
+            self.proofs.append(proof)
+        title = proof.title if proof is not None else "assert"
+        step = getattr(err, "step", "assert")
+        self.failures.append(_Failure(title, str(step), kind, str(err)))
+
+    @property
+    def caught(self) -> list[_Failure]:
+        """The failures that count: checks (and the notebook's asserts), not identities."""
+        return [f for f in self.failures if f.kind == "check"]
+
+    def __repr__(self) -> str:
+        f = self.caught
+        lines = [f"Negative control ({self.broken}): {len(f)} failing check{'' if len(f) == 1 else 's'}"]
+        lines += [f"  {x.message}" for x in f[:3]]
+        if len(f) > 3:
+            lines.append(f"  ... and {len(f) - 3} more")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        e = html.escape
+        items = "".join(f"<li><code>{e(x.message)}</code></li>" for x in self.caught[:3])
+        more = f"<li>... and {len(self.caught) - 3} more</li>" if len(self.caught) > 3 else ""
+        return (f"<div class='olkit-control'><strong>Negative control</strong> ({e(self.broken)}): "
+                f"{len(self.caught)} failing check{'' if len(self.caught) == 1 else 's'}<ul>{items}{more}</ul></div>")
+
+
+@contextmanager
+def negative_control(broken: str, expect: str | tuple[str, ...] | None = None) -> Iterator[NegativeControl]:
+    """Run a proof's checks on a deliberately broken learner or constant; require that a check fails.
+
+    Inside the block every :class:`Proof` step that fails is recorded instead of raised, and the
+    proof goes on (so the control shows every step that catches the broken variant).  A
+    :class:`ProofStepError` or ``AssertionError`` that escapes the block (a notebook's own assert)
+    counts as a failure too.  On leaving the block the control raises ``AssertionError`` when no
+    check failed -- failing identities do not count -- and, if ``expect`` names steps, when none of
+    them failed.  Any other exception (an input guard's ``ValueError``, a crash) propagates: it is
+    not a proof check catching the variant.
+
+    >>> with negative_control("Hedge with rate 3 eta", expect="3") as ctl:
+    ...     hedge_proof(broken_run)
+    >>> ctl   # shows the failing steps and where they fail
+    """
+    ctl = NegativeControl(broken, (expect,) if isinstance(expect, str) else tuple(expect or ()))
+    token = _CONTROL.set(ctl)
+    try:
+        yield ctl
+    except ProofStepError as err:
+        ctl._record(None, err, "check")
+        ctl.failures[-1].proof = err.proof
+    except AssertionError as err:
+        ctl._record(None, err, "check")
+    finally:
+        _CONTROL.reset(token)
+    if not ctl.caught:
+        raise AssertionError(
+            f"negative control ({broken}): every check held on the broken variant; the checks have no teeth"
+        )
+    if ctl.expect and not any(f.step in ctl.expect for f in ctl.caught):
+        raise AssertionError(
+            f"negative control ({broken}): expected step {' or '.join(ctl.expect)} to fail; "
+            f"failed instead: {', '.join(sorted({f.step for f in ctl.caught}))}"
+        )

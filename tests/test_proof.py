@@ -9,7 +9,7 @@ def test_passing_steps_render_with_slack():
     p.step("1", "a <= b", [1, 2, 3], "<=", [2, 2, 5])
     p.step("2", "a == b", [1.0, 2.0], "==", [1.0, 2.0 + 1e-15], tol=1e-12)
     text = repr(p)
-    assert "2 steps checked" in text and "smallest slack 0" in text
+    assert text.startswith("T: 2 checks, 0 identities") and "smallest slack 0" in text
     html = p._repr_html_()
     assert "<table" in html
     # claims are typeset as TeX in spans MathJax processes (class "math")
@@ -79,3 +79,91 @@ def test_a_single_instance_fails_at_the_run():
     with pytest.raises(ProofStepError) as e:
         Proof("T").step("1", "x", [2], "<=", [1], rounds=[7])
     assert e.value.round == "round 7"
+
+
+def test_header_counts_checks_and_identities():
+    p = Proof("T")
+    p.step("1", "a <= b", 1, "<=", 2)
+    p.step("2", "a == a", 3, "==", 3, kind="identity", why="definition of a")
+    p.step("3", "b >= a", 2, ">=", 1, kind="check")
+    assert repr(p).splitlines()[0] == "T: 2 checks, 1 identity"
+    assert "[identity: definition of a]" in repr(p)
+    assert "identity: definition of a" in p._repr_html_()
+    assert (p.checks, p.identities) == (2, 1)
+    # the older names are the same kinds
+    q = Proof("U").step("1", "x", 1, "<=", 1, kind="algebra").step("2", "y", 1, "<=", 1, kind="run")
+    assert (q.checks, q.identities) == (1, 1) and repr(q).splitlines()[0] == "U: 1 check, 1 identity"
+    with pytest.raises(ValueError, match="kind"):
+        Proof("T").step("1", "x", 1, "<=", 1, kind="maybe")
+
+
+def test_probability_step_is_an_exact_binomial_test():
+    from scipy.stats import binomtest
+
+    p = Proof("T")
+    # 3 failures in 1000 runs: the 99% interval [0.00041, 0.0111] does not refute P <= 0.01 ...
+    p.probability("1", "P(fail) <= delta", 3, 1000, "<=", 0.01)
+    ci = binomtest(3, 1000).proportion_ci(confidence_level=0.99, method="exact")
+    assert p.rows[-1].slack == pytest.approx(0.01 - ci.low)
+    assert "3/1000; 99% CP interval" in repr(p) and fmt(ci.high) in repr(p)
+    # ... but 25 failures in 1000 do (the lower end is above 0.01), even though each run is a coin
+    with pytest.raises(ProofStepError, match="step 2"):
+        p.probability("2", "P(fail) <= delta", 25, 1000, "<=", 0.01)
+    # a bare frequency above delta is not a refutation when the interval still reaches delta
+    p.probability("3", "P(fail) <= delta", 2, 100, "<=", 0.01)
+    # ">=": refuted when the upper end is below the bound
+    p.probability("4", "P(success) >= 1 - delta", 990, 1000, ">=", 0.99)
+    with pytest.raises(ProofStepError):
+        p.probability("5", "P(success) >= 1 - delta", 950, 1000, ">=", 0.99)
+    # one instance per parameter value
+    p.probability("6", "P(fail) <= delta", [0, 1, 2], 200, "<=", [0.01, 0.02, 0.05], rounds=["a", "b", "c"])
+    assert p.rows[-1].instances == 600
+    with pytest.raises(ProofStepError, match="c"):
+        p.probability("7", "x", [0, 1, 40], 200, "<=", [0.01, 0.02, 0.05], rounds=["a", "b", "c"])
+    for bad in [dict(events=5, runs=3), dict(events=-1, runs=3), dict(events=0.5, runs=3)]:
+        with pytest.raises(ValueError):
+            p.probability("8", "x", bad["events"], bad["runs"], "<=", 0.1)
+    with pytest.raises(ValueError, match="<="):
+        p.probability("9", "x", 1, 10, "==", 0.1)
+
+
+def test_negative_control_collects_failures_and_demands_one():
+    from olkit.proof import negative_control
+
+    def proof(factor):
+        p = Proof("Thm")
+        p.step("1", "a <= b", [1, 2], "<=", [2, 2])
+        p.step("2", "c <= 2a", [1, 2 * factor], "<=", [2, 4])
+        p.step("3", "identity", 1, "==", 1, kind="identity")
+        p.step("4", "d <= 3", 2 * factor, "<=", 3)
+        return p
+
+    with negative_control("factor 3", expect="2") as ctl:
+        p = proof(3)
+    # both failing steps are recorded and the proof went on to the end
+    assert [f.step for f in ctl.caught] == ["2", "4"]
+    assert "round 2" in ctl.caught[0].message
+    assert "FAILS" in repr(p) and "2 of 4 steps fail" in p._repr_html_()
+    assert repr(ctl).startswith("Negative control (factor 3): 2 failing checks")
+    # a control on the correct learner fails the notebook
+    with pytest.raises(AssertionError, match="no teeth"):
+        with negative_control("factor 1"):
+            proof(1)
+    # the expected step must be among the failures
+    with pytest.raises(AssertionError, match="expected step 1"):
+        with negative_control("factor 3", expect="1"):
+            proof(3)
+    # a notebook assert counts; an input guard does not
+    with negative_control("assert") as ctl:
+        assert 1 > 2, "the sentence about the run"
+    assert ctl.caught[0].step == "assert"
+    with pytest.raises(ValueError):
+        with negative_control("guard"):
+            raise ValueError("bad input")
+    # a failing identity alone is not a caught variant
+    with pytest.raises(AssertionError, match="no teeth"):
+        with negative_control("identity only"):
+            Proof("I").step("1", "x", 1, "==", 2, kind="identity")
+    # outside a control, failures raise again
+    with pytest.raises(ProofStepError):
+        proof(3)
