@@ -38,7 +38,9 @@
    non-equivalent mutants of *computing* lines stopped by a proof check or a notebook assert.  A
    computing line is any line but an input check (:func:`guard_lines`: a ``raise``, an ``assert``,
    and the test of an ``if`` whose body only raises, e.g. a size limit), so the share measures what
-   the book's own checks see, not olkit's guards.  ``--all-lines`` mutates the guards too.
+   the book's own checks see, not olkit's guards.  ``--all-lines`` mutates the guards too.  Only code
+   inside functions whose body the chapter runs is mutated (:func:`import_time_nodes`): ``import olkit``
+   executes every module's top level and every ``def`` line, which are no part of what the chapter uses.
 
 Not part of CI (it takes many minutes); run it on the modules you touched before you stop.
 """
@@ -327,14 +329,55 @@ def guard_lines(tree: ast.AST) -> set[int]:
     return out
 
 
+def import_time_nodes(tree: ast.AST, lines: set[int]) -> set[int]:
+    """ids of the nodes that run when the module is imported but belong to no function the notebooks
+    call: module- and class-level statements (constants, annotations) and the signatures (default
+    values, annotations, decorators) of functions whose body no notebook executes.  Coverage counts
+    their lines as executed by every notebook (``import olkit`` runs them), so without this filter a
+    chapter's sample holds mutants of code it never uses."""
+    out: set[int] = set()
+
+    def body_runs(fn) -> bool:
+        body = fn.body[1:] if (fn.body and isinstance(fn.body[0], ast.Expr)
+                               and isinstance(fn.body[0].value, ast.Constant)) else fn.body
+        return any(ln in lines for b in body for ln in range(b.lineno, b.end_lineno + 1))
+
+    def mark(node) -> None:
+        out.update(id(n) for n in ast.walk(node))
+
+    def visit(stmts) -> None:
+        for st in stmts:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if not body_runs(st):
+                    mark(st)
+                else:
+                    for part in (st.args, st.returns, *st.decorator_list):
+                        if part is not None:
+                            mark(part)
+                    # defaults are used when the function runs: keep them
+                    for d in (*st.args.defaults, *(d for d in st.args.kw_defaults if d is not None)):
+                        out.difference_update(id(n) for n in ast.walk(d))
+            elif isinstance(st, ast.ClassDef):
+                for part in (*st.bases, *st.keywords, *st.decorator_list):
+                    mark(part)
+                visit(st.body)
+            else:
+                mark(st)
+
+    visit(tree.body)
+    return out
+
+
 def candidates(module: str, lines: set[int], computing: bool = False) -> list[Mutant]:
     tree = ast.parse((OLKIT / f"{module}.py").read_text())
     docs = _docstring_nodes(tree)
     skip = _rendering_lines(tree) | (guard_lines(tree) if computing else set())
+    # per chapter (computing): only code inside the functions the notebooks run (see import_time_nodes)
+    dormant = import_time_nodes(tree, lines) if computing else set()
     out = []
     for index, node in enumerate(ast.walk(tree)):
         line = getattr(node, "lineno", None)
-        if line is None or line not in lines or line in skip or id(node) in docs:
+        if line is None or line not in lines or line in skip or id(node) in docs or id(node) in dormant:
             continue
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             continue
