@@ -72,7 +72,7 @@ CASES = [
     (N2, "EG", WRONG_SIGN_EG, "WrongSignEG", "step H"),
     (N2, "Doubling", NO_RESTART_DOUBLING, "NoRestartDoubling", "step B (w_t = 0 on the first round"),
     (N2, "strongly_convex", STRONG_SCHEDULE, "late_strongly_convex", "step 0 (eta_t = 1/(lambda t))"),
-    (N3, "PerceptronLoss", STRICT_PERCEPTRON_LOSS, "StrictPerceptronLoss", "step ="),
+    (N3, "PerceptronLoss", STRICT_PERCEPTRON_LOSS, "StrictPerceptronLoss", "step tie"),
 ]
 
 
