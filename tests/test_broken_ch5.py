@@ -1,19 +1,14 @@
 """Broken pieces of olkit.oco make Chapter 5's checks fail.
 
 Each test executes a Chapter 5 notebook with one broken piece patched in (``tests/notebooks.py``)
-and asserts that a proof check stops it, naming the step that caught the bug.
+and asserts that a proof check stops it, naming the step that caught the bug.  Most variants come
+from ``olkit.broken.oco`` (the book's negative controls); the rest are defined here.
 """
 import pytest
 
 from notebooks import patch_code, run_broken
 
-NO_PROJECTION_OGD = '''
-class NoProjectionOGD(olkit.oco.OGD):
-    """Broken: forgets the projection, w_{t+1} = w_t - eta v_t."""
-    def update(self, v):
-        super().update(v)
-        self.w = self.record["z"]
-'''
+NO_PROJECTION_OGD = "from olkit.broken.oco import NoProjectionOGD"
 
 SQRT_T_ANYTIME = '''
 _anytime = olkit.oco.anytime
@@ -45,41 +40,13 @@ class KinkAbsolute(olkit.oco.Absolute):
         return (1.0 if float(w @ self.x) - self.y > 0 else -1.0) * self.x
 '''
 
-FIRST_THRESHOLD_SIMPLEX = '''
-import numpy as np
-class FirstThresholdSimplex(olkit.oco.Simplex):
-    """Broken: takes the first index whose test passes (rho = 1) instead of the last."""
-    def _project(self, z):
-        u = np.sort(z)[::-1]
-        return np.maximum(z - (u[0] - 1), 0.0)
-'''
+FIRST_THRESHOLD_SIMPLEX = "from olkit.broken.oco import FirstThresholdSimplex"
 
-UNNORMALIZED_EG = '''
-import numpy as np
-class UnnormalizedEG(olkit.oco.EG):
-    """Broken: the multiplicative step uses exp(+eta v) (rewards the losses)."""
-    def update(self, v):
-        super().update(-np.asarray(v, dtype=float))
-'''
+WRONG_SIGN_EG = "from olkit.broken.oco import WrongSignEG"
 
-NO_RESTART_DOUBLING = '''
-class NoRestartDoubling(olkit.oco.Doubling):
-    """Broken: a new block gets the new step size but keeps the old point (no restart)."""
-    def update(self, v):
-        old = self.inner
-        super().update(v)
-        if self.inner is not old:
-            self.inner.w = old.w
-'''
+NO_RESTART_DOUBLING = "from olkit.broken.oco import NoRestartDoubling"
 
-STRICT_PERCEPTRON_LOSS = '''
-class StrictPerceptronLoss(olkit.oco.PerceptronLoss):
-    """Broken: a score of exactly 0 does not count as an error (the Perceptron updates on it)."""
-    def __init__(self, x, y, w_t):
-        super().__init__(x, y, w_t)
-        import numpy as np
-        self.erred = bool(self.y * float(np.asarray(w_t) @ self.x) < 0)
-'''
+STRICT_PERCEPTRON_LOSS = "from olkit.broken.oco import StrictPerceptronLoss"
 
 STRONG_SCHEDULE = '''
 _strongly_convex = olkit.oco.strongly_convex
@@ -102,10 +69,10 @@ CASES = [
     (N1, "Logistic", WRONG_SIGN_LOGISTIC, "WrongSignLogistic", "step v (subgradients"),
     (N1, "Absolute", KINK_ABSOLUTE, "KinkAbsolute", "step kink (at a kink"),
     (N1, "Simplex", FIRST_THRESHOLD_SIMPLEX, "FirstThresholdSimplex", "step Proj (Simplex"),
-    (N2, "EG", UNNORMALIZED_EG, "UnnormalizedEG", "step H"),
+    (N2, "EG", WRONG_SIGN_EG, "WrongSignEG", "step H"),
     (N2, "Doubling", NO_RESTART_DOUBLING, "NoRestartDoubling", "step B (w_t = 0 on the first round"),
     (N2, "strongly_convex", STRONG_SCHEDULE, "late_strongly_convex", "step 0 (eta_t = 1/(lambda t))"),
-    (N3, "PerceptronLoss", STRICT_PERCEPTRON_LOSS, "StrictPerceptronLoss", "step ="),
+    (N3, "PerceptronLoss", STRICT_PERCEPTRON_LOSS, "StrictPerceptronLoss", "step tie"),
 ]
 
 
