@@ -420,7 +420,9 @@ def margin_proof(tr: UpdateTrace, v, eta: float, title: str):
     learner); step 3 compares the recorded weights with eta S_k (so it needs w_1 = 0). ``tr`` is an
     :class:`olkit.UpdateTrace` of :class:`Perceptron` with step size ``eta``; ``v`` is a separating
     direction.  r and rho are the realized radius max_t ||x_t|| and margin
-    min_t y_t <v, x_t> / ||v||.  Returns ``(proof, r, rho)``; a failing step raises
+    min_t y_t <v, x_t> / ||v||.  Steps 1a, 1, 2 and 5b hold on every run (the definitions of rho and r,
+    Cauchy-Schwarz) and are labelled identities; the checks are 0, 3, 4, 5a, 6 and M, which read the
+    learner's recorded weights and counts.  Returns ``(proof, r, rho)``; a failing step raises
     :class:`olkit.ProofStepError`.
     """
     from .bounds import perceptron_bound
@@ -438,12 +440,17 @@ def margin_proof(tr: UpdateTrace, v, eta: float, title: str):
     w_sq = np.sum(W**2, axis=1)
     gap = 1e-9 * (1 + np.abs(S).max(initial=0.0))
     nv = np.linalg.norm(v)
+    at = tr.rounds  # the instances of the steps below are the update rounds
     p = Proof(title)
     p.step("0", "update iff y_t <w_t, x_t> <= 0 (every round)", tr.updated, "==", update_condition(tr))
-    p.step("1a", "rho <= y_t <v, x_t> / ||v|| on each update", y[I] * (X[I] @ v) / nv, ">=", rho)
-    p.step("1", "k rho <= <v, S_k> / ||v||", k * rho, "<=", S @ v / nv, tol=gap)
-    p.step("2", "<v, S_k> / ||v|| <= ||S_k||", S @ v / nv, "<=", np.linalg.norm(S, axis=1), tol=gap)
-    p.step("3", "w after k updates = eta S_k (every coordinate)", W, "==", eta * S, tol=eta * gap)
+    p.step("1a", "rho <= y_t <v, x_t> / ||v|| on each update", y[I] * (X[I] @ v) / nv, ">=", rho, rounds=at,
+           kind="identity", why="rho is defined as this minimum")
+    p.step("1", "k rho <= <v, S_k> / ||v||", k * rho, "<=", S @ v / nv, tol=gap, rounds=at,
+           kind="identity", why="step 1a summed over the first k updates")
+    p.step("2", "<v, S_k> / ||v|| <= ||S_k||", S @ v / nv, "<=", np.linalg.norm(S, axis=1), tol=gap, rounds=at,
+           kind="identity", why="Cauchy-Schwarz")
+    p.step("3", "w after k updates = eta S_k (every coordinate)", W, "==", eta * S, tol=eta * gap,
+           rounds=np.repeat(at, X.shape[1]))
     tie_room = 2 * eta * fp.TIE_RTOL * np.linalg.norm(W_prev, axis=1) * np.sqrt(x_sq)
     p.step(
         "4",
@@ -452,6 +459,7 @@ def margin_proof(tr: UpdateTrace, v, eta: float, title: str):
         "<=",
         eta**2 * x_sq + tie_room,
         tol=eta**2 * gap,
+        rounds=at,
     )
     p.step(
         "5a",
@@ -460,8 +468,10 @@ def margin_proof(tr: UpdateTrace, v, eta: float, title: str):
         "<=",
         eta**2 * np.cumsum(x_sq) + np.cumsum(tie_room),
         tol=eta**2 * gap,
+        rounds=at,
     )
-    p.step("5b", "eta^2 sum of ||x_t||^2 <= eta^2 k r^2", np.cumsum(x_sq), "<=", k * r**2, tol=gap)
-    p.step("6", "k <= r^2 / rho^2", k, "<=", perceptron_bound(r, rho))
+    p.step("5b", "eta^2 sum of ||x_t||^2 <= eta^2 k r^2", np.cumsum(x_sq), "<=", k * r**2, tol=gap, rounds=at,
+           kind="identity", why="r is defined as this maximum")
+    p.step("6", "k <= r^2 / rho^2", k, "<=", perceptron_bound(r, rho), rounds=at)
     p.step("M", "mistakes <= updates", tr.M, "<=", tr.U)
     return p, r, rho

@@ -2,45 +2,18 @@
 
 Each test executes a chapter 4 notebook with one broken piece of olkit patched in (as a subclass that
 changes one rule, consistently in the round-by-round and the look-ahead code) and asserts that a proof
-check stops it, naming the step that caught the bug.
+check stops it, naming the step that caught the bug.  Most variants are those of
+:mod:`olkit.broken.linear`, which the book's negative controls use too.
 """
 import pytest
 
 from notebooks import patch_code, run_broken
 
-EVERY_ROUND = '''
-import olkit.linear
-class EveryRoundPerceptron(olkit.linear.Perceptron):
-    """Broken: updates on every round."""
-    def _violated(self, x, y):
-        return True
-    def _first_update(self, Xb, yb, t0, info=None):
-        return 0
-'''
+EVERY_ROUND = "from olkit.broken.linear import EveryRoundPerceptron"
 
-WRONG_SIGN = '''
-import olkit.linear
-class WrongSignPerceptron(olkit.linear.Perceptron):
-    """Broken: w -= eta y x on an update."""
-    def update(self, x, y):
-        x, y = self._x(x), self._y(y)
-        if self._violated(x, y):
-            self.w = self.w - (self.eta * y) * x
-            self.updates += 1
-        self.t += 1
-'''
+WRONG_SIGN = "from olkit.broken.linear import WrongSignPerceptron"
 
-NO_ETA = '''
-import olkit.linear
-class NoStepPerceptron(olkit.linear.Perceptron):
-    """Broken: ignores the step size (w += y x)."""
-    def update(self, x, y):
-        x, y = self._x(x), self._y(y)
-        if self._violated(x, y):
-            self.w = self.w + y * x
-            self.updates += 1
-        self.t += 1
-'''
+NO_ETA = "from olkit.broken.linear import NoStepPerceptron"
 
 STRICT = '''
 import olkit.linear, olkit.fp as fp
@@ -68,22 +41,7 @@ class FloatSignPerceptron(olkit.linear.Perceptron):
         return None
 '''
 
-PROMOTE_BY_3 = '''
-import olkit.winnow, olkit.game
-class TriplingWinnow(olkit.winnow.Winnow):
-    """Broken: a promotion triples the active weights."""
-    def update(self, x, y):
-        x, y = olkit.game.check_binary(x, self.d, self.t), olkit.game.check_label_pm1(y, self.t)
-        if self._predict_sum(int(self.w @ x)) != y:
-            if y == 1:
-                self.w[x == 1] *= 3
-                self.P += 1
-            else:
-                self.w[x == 1] = 0
-                self.N += 1
-            self.updates += 1
-        self.t += 1
-'''
+PROMOTE_BY_3 = "from olkit.broken.linear import TriplingWinnow"
 
 NEVER_ELIMINATE = '''
 import olkit.winnow, olkit.game
@@ -109,39 +67,11 @@ class StrictWinnow(olkit.winnow.Winnow):
         super().__init__(d, tie=-1)
 '''
 
-UNNORMALIZED = '''
-import math, numpy as np, olkit.winnow, olkit.game
-class UnnormalizedWinnow(olkit.winnow.NormalizedWinnow):
-    """Broken: multiplies by exp(eta y x) but forgets to divide by Z_t."""
-    def update(self, x, y):
-        x, y = self._x(x), olkit.game.check_label_pm1(y, self.t)
-        if self._violated(x, y):
-            self.log_w = self.log_w + (self.eta * y) * x
-            self.w = np.exp(self.log_w)
-            self.updates += 1
-        self.t += 1
-'''
+UNNORMALIZED = "from olkit.broken.linear import UnnormalizedWinnow"
 
-WRONG_SET = '''
-import olkit.winnow, olkit.game
-class WrongSetElimination(olkit.winnow.EliminationLearner):
-    """Broken: on a mistake it removes the inactive candidates instead of the active ones."""
-    def update(self, x, y):
-        x, y = olkit.game.check_binary(x, self.d, self.t), olkit.game.check_label_pm1(y, self.t)
-        on = self.C & (x == 1)
-        if (1 if on.any() else -1) != y:
-            self.C &= x == 1
-            self.updates += 1
-        self.t += 1
-'''
+WRONG_SET = "from olkit.broken.linear import WrongSetElimination"
 
-MINORITY_HALVING = '''
-import numpy as np, olkit.winnow
-class MinorityHalving(olkit.winnow.DisjunctionHalving):
-    """Broken: predicts with the minority of the version space."""
-    def predict(self, x):
-        return -super().predict(x)
-'''
+MINORITY_HALVING = "from olkit.broken.linear import MinorityHalving"
 
 UNSIGNED_DUAL = '''
 import olkit.linear
@@ -153,6 +83,10 @@ class UnsignedKernelPerceptron(olkit.linear.KernelPerceptron):
         if self.updates > n:
             self.coef[n] = self.eta
 '''
+
+FORGETFUL = "from olkit.broken.linear import ForgetfulKernelPerceptron"
+
+WRONG_ROUNDS = "from olkit.broken.linear import WrongRoundsWinnow"
 
 AVERAGE_OF_W_T = '''
 import numpy as np, olkit.linear
@@ -182,6 +116,9 @@ CASES = [
     ("linear", "KernelPerceptron", UNSIGNED_DUAL, "UnsignedKernelPerceptron", "4_2_nonseparable_kernels",
      "noisy, d=6"),
     ("linear", "AveragedPerceptron", AVERAGE_OF_W_T, "ShiftedAverage", "4_2_nonseparable_kernels", "avg"),
+    ("linear", "KernelPerceptron", FORGETFUL, "ForgetfulKernelPerceptron", "4_2_nonseparable_kernels",
+     "noisy, d=6"),
+    ("winnow", "Winnow", WRONG_ROUNDS, "WrongRoundsWinnow", "4_3_winnow", "0"),
 ]
 
 
