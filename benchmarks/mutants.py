@@ -534,11 +534,12 @@ def main(argv: list[str] | None = None) -> None:
     write_report(results, len(pool), modules, args, time.time() - t0, len(sample) + len(kept), len(sample))
 
 
-def load_equivalent() -> dict[str, str]:
-    """module:line:description -> reason, from benchmarks/mutants_equivalent*.md (tables; one per chapter,
-    mutants_equivalent_chN.md, besides the first)."""
+def load_equivalent(chapter: str | None = None) -> dict[str, str]:
+    """module:line:description -> reason, from benchmarks/mutants_equivalent.md and, for a chapter's run,
+    mutants_equivalent_chN.md (tables; a chapter's judgements hold for its own notebooks only)."""
     eq = {}
-    for path in sorted(EQUIVALENT.parent.glob("mutants_equivalent*.md")):
+    paths = [EQUIVALENT] + ([EQUIVALENT.with_name(f"mutants_equivalent_ch{chapter}.md")] if chapter else [])
+    for path in (p for p in paths if p.exists()):
         for row in path.read_text().splitlines():
             # cells are split on unescaped pipes; "\\|" is a pipe inside a cell (the mutation "| -> &")
             cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row.strip().strip("|"))]
@@ -549,7 +550,7 @@ def load_equivalent() -> dict[str, str]:
 
 def write_report(results: list[dict], n_pool: int, modules: list[str], args, seconds: float, n: int = 0,
                  n_rerun: int = 0) -> None:
-    eq = load_equivalent()
+    eq = load_equivalent(getattr(args, "chapter", None))
     for r in results:
         r["equivalent"] = eq.get(f"{r['module']}:{r['line']}:{r['description']}", "")
     counts = {v: sum(r["verdict"] == v for r in results) for v in ORDER}
