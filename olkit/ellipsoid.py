@@ -438,7 +438,9 @@ def ball_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) -> Pr
     y_t<w_t, x_t> from the recorded centre (a tie, |<w_t, x_t>| <= 1e-9 ||w_t|| ||x_t||, is 0),
     step 6 evaluates the recorded E_{t+1} at the pole and the equator of E_t cut by the update,
     step 7 computes the exact maximum of the form of E_t over B(c, r) (:func:`max_form_on_ball`),
-    certified by its duality bound (7') and by 64 sampled points (7'').  Returns the Proof.
+    certified by its duality bound (7') and by 64 sampled points (7'').  Steps 1 and 2 are facts of
+    the grid (identities: they hold for every realizable grid sequence); the others are checks.
+    Returns the Proof.
     """
     from .proof import Proof
 
@@ -496,7 +498,8 @@ def ball_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) -> Pr
         r7 += [f"{label}, E_{t}" for t in range(1, trace.T + 2)]
     cat = np.concatenate
     p = Proof(title)
-    p.step("1", "n^2 y_t<w*, x_t> >= 1", cat(c1), ">=", 1, rounds=np.array(r1), tol=1e-9)
+    p.step("1", "n^2 y_t<w*, x_t> >= 1", cat(c1), ">=", 1, rounds=np.array(r1), tol=1e-9,
+           kind="identity", why="grid margins are positive multiples of 1/n^2")
     p.step(
         "2",
         "||x_t|| <= sqrt(d)",
@@ -505,6 +508,8 @@ def ball_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) -> Pr
         1,
         rounds=np.array(r1),
         tol=1e-12,
+        kind="identity",
+        why="grid coordinates lie in [-1, 1]",
     )
     p.step(
         "3",

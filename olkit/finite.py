@@ -239,44 +239,52 @@ def consistent_sizes(H, trace: Trace, update: str = "version_space") -> np.ndarr
 
     ``update="version_space"`` (UML Section 21.1): V_t = {h in H : h(x_s) = y_s for s < t}.
     ``update="remove_chosen"`` (Telgarsky, Lecture 10): H minus the chosen hypotheses that erred,
-    read from ``trace.details["chosen"]`` and checked against H.
+    read from ``trace.details["chosen"]`` and checked against H (a row removed twice counts once).
     """
+    return _candidates(H, trace, update).sum(axis=0)
+
+
+def _candidates(H, trace: Trace, update: str) -> np.ndarray:
+    """Boolean (|H|, T+1): row i is in V_t (column t-1), recomputed from H and the trace."""
     H = np.asarray(H)
     if update == "version_space":
-        alive = np.cumprod(H[:, trace.x] == trace.y[None, :], axis=1)  # consistent with rounds 1..t
-        return np.concatenate([[len(H)], alive.sum(axis=0)])
+        alive = np.cumprod(H[:, trace.x] == trace.y[None, :], axis=1) > 0  # consistent with 1..t
+        return np.hstack([np.ones((len(H), 1), dtype=bool), alive])
     if update != "remove_chosen":
         raise ValueError(f"update: expected 'version_space' or 'remove_chosen', got {update!r}")
-    erred = H[trace.details["chosen"], trace.x] != trace.y  # the chosen hypothesis erred: removed
-    return len(H) - np.concatenate([[0], np.cumsum(erred)])
+    chosen = np.asarray(trace.details["chosen"], dtype=np.int64)
+    erred = H[chosen, trace.x] != trace.y  # the chosen hypothesis erred: removed
+    removed = np.zeros((len(H), trace.T + 1), dtype=bool)
+    removed[chosen[erred], np.flatnonzero(erred) + 1] = True
+    return ~np.logical_or.accumulate(removed, axis=1)
 
 
 def consistent_proof(trace: Trace, H, title: str, update: str = "version_space") -> Proof:
     """The proof of Consistent's bound M <= |H| - 1 (UML Corollary 21.2; Telgarsky, Lecture 10),
     steps 0-4 of Theorem ``thm-consistent`` of the book's Section 1.2, on a recorded trace.
 
-    Step 0 compares the learner's recorded |V_t| with :func:`consistent_sizes`, step 0' its
-    prediction with the chosen row of H; steps 1-4 use the recomputed sizes only.  Returns the
+    The candidate sets V_t are recomputed from ``H``, the trace's (x_t, y_t) and (for Telgarsky's
+    update) the recorded choices.  Step 0 compares the learner's recorded |V_t| with them, step 0'
+    its prediction with the chosen row of H, step 0'' checks that the chosen row is in V_t (the
+    algorithm's "choose some h_t in V_t"); steps 1-4 use the recomputed sizes only.  Step 3 holds
+    for every learner on realizable labels (an identity of the environment).  Returns the
     :class:`olkit.proof.Proof` (a failing step raises ``ProofStepError``).
     """
     from .bounds import consistent_bound
     from .proof import Proof
 
-    V = consistent_sizes(H, trace, update)
+    alive = _candidates(H, trace, update)
+    V = alive.sum(axis=0)
+    chosen = np.asarray(trace.details["chosen"], dtype=np.int64)
     m = trace.mistake.astype(int)
     p = Proof(title)
     p.step("0", "the learner's |V_t| = the recomputed |V_t|", trace.state["V_size"], "==", V)
-    p.step(
-        "0'",
-        "yhat_t = h_t(x_t) for the chosen h_t",
-        trace.yhat,
-        "==",
-        np.asarray(H)[trace.details["chosen"], trace.x],
-    )
+    p.step("0'", "yhat_t = h_t(x_t) for the chosen h_t", trace.yhat, "==", np.asarray(H)[chosen, trace.x])
+    p.step("0''", "the chosen h_t is in V_t", alive[chosen, np.arange(trace.T)].astype(int), "==", 1)
     rel = "==" if update == "remove_chosen" else "<="
     p.step("1", "|V_{t+1}| vs |V_t| - 1[mistake_t]", V[1:], rel, V[:-1] - m)
     p.step("2", "M_t vs |V_1| - |V_{t+1}|", trace.cum_mistakes, rel, V[0] - V[1:])
-    p.step("3", "|V_{t+1}| >= 1", V[1:], ">=", 1)
+    p.step("3", "|V_{t+1}| >= 1", V[1:], ">=", 1, kind="identity", why="realizable labels: h* stays")
     p.step("4", "M <= |H| - 1", trace.M, "<=", consistent_bound(len(H)))
     return p
 
@@ -287,7 +295,9 @@ def halving_proof(trace: Trace, H, title: str, tie: int = 1) -> Proof:
 
     The version spaces V_1..V_{T+1} and the votes N_t for label 1 are recomputed from ``H`` and the
     trace; step 0 compares the learner's recorded |V_t| with them and step 0' its prediction with
-    the majority vote of V_t (``tie`` on a tie).  Returns the :class:`olkit.proof.Proof`.
+    the majority vote of V_t (``tie`` on a tie).  Steps 1 (the definition of V_{t+1}) and 4a (the
+    target survives on realizable labels) hold whatever the learner does: they are identities.
+    Returns the :class:`olkit.proof.Proof`.
     """
     from .bounds import halving_bound
     from .proof import Proof
@@ -309,10 +319,11 @@ def halving_proof(trace: Trace, H, title: str, tie: int = 1) -> Proof:
         "==",
         np.where(2 * N == size_t, tie, (2 * N > size_t).astype(int)),
     )
-    p.step("1", "|V_{t+1}| = votes for y_t", V[1:], "==", np.where(trace.y == 1, N, size_t - N))
+    p.step("1", "|V_{t+1}| = votes for y_t", V[1:], "==", np.where(trace.y == 1, N, size_t - N),
+           kind="identity", why="definition of V_{t+1}")
     p.step("2", "on a mistake |V_{t+1}| <= |V_t| / 2", V[1:], "<=", V[:-1] / 2, where=m == 1)
     p.step("3", "|V_{t+1}| <= |V_t| 2^-1[mistake_t]", V[1:], "<=", V[:-1] * 2.0**-m)
-    p.step("4a", "|V_{t+1}| >= 1", V[1:], ">=", 1)
+    p.step("4a", "|V_{t+1}| >= 1", V[1:], ">=", 1, kind="identity", why="realizable labels: h* stays")
     p.step("4b", "|V_{t+1}| <= |H| 2^-M_t", V[1:], "<=", size * 2.0**-trace.cum_mistakes)
     p.step("5", "M <= log2 |H|", trace.M, "<=", halving_bound(size))
     return p

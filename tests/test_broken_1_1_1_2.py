@@ -32,13 +32,9 @@ class LeftBisection(olkit.adversaries.BisectionAdversary):
         return self.a + (self.b - self.a) / 4
 '''
 
-AGREEING_BISECTION = '''
-class AgreeingBisection(olkit.adversaries.BisectionAdversary):
-    """Broken: confirms the prediction instead of contradicting it."""
-    def label(self, x, yhat):
-        super().label(x, 1 - yhat)
-        return yhat
-'''
+AGREEING_BISECTION = "from olkit.broken.finite import AgreeingBisection"  # confirms each prediction
+
+CHOICE_OUTSIDE = "from olkit.broken.finite import ChoiceOutsideConsistent"  # predicts with row 0 of H
 
 LAZY_GREEDY = '''
 class LazyGreedy(olkit.adversaries.GreedyAdversary):
@@ -54,6 +50,8 @@ class LazyGreedy(olkit.adversaries.GreedyAdversary):
 CASES = [
     ("ch1/1_2_consistent_halving.ipynb", "finite", "Halving", MINORITY_HALVING, "MinorityHalving", "step 0'"),
     ("ch1/1_2_consistent_halving.ipynb", "finite", "Consistent", LAZY_CONSISTENT, "LazyConsistent", "step 0 ("),
+    ("ch1/1_2_consistent_halving.ipynb", "finite", "Consistent", CHOICE_OUTSIDE, "ChoiceOutsideConsistent",
+     "step 0''"),
     ("ch1/1_1_online_game.ipynb", "adversaries", "BisectionAdversary", LEFT_BISECTION, "LeftBisection", "step 2"),
     ("ch1/1_1_online_game.ipynb", "adversaries", "BisectionAdversary", AGREEING_BISECTION, "AgreeingBisection", "step 2'"),
     ("ch1/1_2_consistent_halving.ipynb", "adversaries", "GreedyAdversary", LAZY_GREEDY, "LazyGreedy", "step G1"),

@@ -9,23 +9,9 @@ from notebooks import patch_code, run_broken
 
 NOTEBOOK = "ch1/1_3_efficient_halving.ipynb"
 
-OFF_BY_ONE = '''
-class OffByOneThresholdHalving(olkit.finite.ThresholdHalving):
-    """Broken: on a label 0 it keeps the threshold k = x_t (lo = max(lo, x) instead of x + 1)."""
-    def update(self, x, y):
-        if y == 0:
-            self.lo = max(self.lo, int(x))
-            self.t += 1
-        else:
-            super().update(x, y)
-'''
-
-TIE_ZERO = '''
-class TieZeroThresholdHalving(olkit.finite.ThresholdHalving):
-    """Broken: a tie predicts 0 instead of 1."""
-    def __init__(self, n, tie=1):
-        super().__init__(n, tie=0)
-'''
+# the broken threshold Halvings of the book's negative controls (olkit.broken.finite)
+OFF_BY_ONE = "from olkit.broken.finite import OffByOneThresholdHalving"
+TIE_ZERO = "from olkit.broken.finite import TieZeroThresholdHalving"
 
 UNLABELLED_PERCEPTRON = '''
 import olkit.linear

@@ -9,18 +9,7 @@ import pytest
 
 from notebooks import patch_code, run_broken
 
-HALF_CUT = '''
-import olkit.ellipsoid
-
-class HalfCutEllipsoid(olkit.ellipsoid.Ellipsoid):
-    """Broken: 1/(d+1) instead of 2/(d+1) in the update of A."""
-    def cut(self, x, y):
-        d = self.d
-        Ax = self.A @ x
-        xAx = float(x @ Ax)
-        self.w = self.w + (y / (d + 1)) * Ax / xAx ** 0.5
-        self.A = (d * d / (d * d - 1.0)) * (self.A - (1.0 / ((d + 1.0) * xAx)) * np.outer(Ax, Ax))
-'''
+HALF_CUT = "from olkit.broken.finite import HalfCutEllipsoid"  # 1/(d+1) for 2/(d+1) in A's update
 
 WRONG_SIGN = '''
 import olkit.ellipsoid
@@ -47,8 +36,11 @@ class NoSqrtEllipsoid(olkit.ellipsoid.Ellipsoid):
         self.A = (d * d / (d * d - 1.0)) * (self.A - (2.0 / ((d + 1.0) * xAx)) * np.outer(Ax, Ax))
 '''
 
+DEEP_CUT = "from olkit.broken.finite import DeepCutEllipsoid"  # the centre moves by 1/d
+
 CASES = [
     (HALF_CUT, "HalfCutEllipsoid", "The first cut", "step A"),
+    (DEEP_CUT, "DeepCutEllipsoid", "The first cut", "step w"),
     (WRONG_SIGN, "WrongSignEllipsoid", "The first cut", "step w"),
     (NO_SQRT, "NoSqrtEllipsoid", "John's certificate", "step J1"),
 ]

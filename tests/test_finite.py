@@ -347,7 +347,8 @@ def test_consistent_proof_holds_on_consistent(update, choice):
     xs, ys = _sequence(H, 80, 2)
     tr = olkit.run(make_consistent(H, choice, update), xs, ys)
     p = olkit.finite.consistent_proof(tr, H, "Consistent", update)
-    assert [r.step for r in p.rows] == ["0", "0'", "1", "2", "3", "4"]
+    assert [r.step for r in p.rows] == ["0", "0'", "0''", "1", "2", "3", "4"]
+    assert [r.kind for r in p.rows].count("identity") == 1  # step 3
     V = olkit.finite.consistent_sizes(H, tr, update)
     assert V[0] == len(H) and (V[1:] >= 1).all() and (np.diff(V) <= 0).all()
     if update == "version_space":
@@ -378,6 +379,7 @@ def test_halving_proof_holds_on_halving(tie):
     tr = olkit.play(Halving(H, tie=tie), olkit.GreedyAdversary(H), 100)
     p = olkit.finite.halving_proof(tr, H, "Halving", tie=tie)
     assert [r.step for r in p.rows] == ["0", "0'", "1", "2", "3", "4a", "4b", "5"]
+    assert [r.step for r in p.rows if r.kind == "identity"] == ["1", "4a"]
 
 
 def test_halving_proof_catches_a_minority_vote_and_a_wrong_tie():
