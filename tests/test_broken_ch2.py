@@ -60,8 +60,12 @@ CASES = [
      "WrongChildTreeAdversary", "step 2"),
     ("ch2/2_1_littlestone_dimension.ipynb", "adversaries", "TreeAdversary", AGREEING_TREE_ADVERSARY,
      "AgreeingTreeAdversary", "step 1"),
-    ("ch2/2_1_littlestone_dimension.ipynb", "littlestone", "shattered_tree", MIRRORED_TREE, "mirrored_tree", "step 1"),
-    ("ch2/2_1_littlestone_dimension.ipynb", "littlestone", "shattered_tree", SHALLOW_TREE, "shallow_tree", "step W"),
+    # the recursion lemma checks the solver's trees (LdimSolver.tree); the witness tree that olkit.shattered_tree
+    # hands to the tree environment is checked by Lemma 21.6's steps
+    ("ch2/2_1_littlestone_dimension.ipynb", "littlestone", "shattered_tree", MIRRORED_TREE, "mirrored_tree",
+     "Lemma 21.6: the tree environment against 4 learners on 5 classes, step 3"),
+    ("ch2/2_1_littlestone_dimension.ipynb", "littlestone", "shattered_tree", SHALLOW_TREE, "shallow_tree",
+     "Lemma 21.6: the tree environment against 4 learners on 5 classes, step 4"),
     ("ch2/2_1_littlestone_dimension.ipynb", "littlestone", "ldim", LDIM_FORGETS_A_POINT, "ldim_forgets_a_point",
      "step D21.5"),
 ]
