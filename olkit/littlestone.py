@@ -735,6 +735,11 @@ def check_soa(runs: dict, title: str, definitions: dict | None = None):
     have Ldim <= Ldim(V_t); 3 the smaller part has Ldim <= Ldim(V_t) - 1; 4 a mistake takes the
     smaller part; 5 a mistake lowers Ldim by one, 5' Ldim never increases; 6 M_t <= Ldim(H) -
     Ldim(V_{t+1}), 6' Ldim(V_{t+1}) >= 0; bound M <= Ldim(H).
+
+    Checks (a wrong learner can fail them): 0, 4, 5, 6 and the bound -- they involve what the learner
+    recorded, or its mistakes.  Identities (true for every learner, shown and labelled): 1 (the
+    version spaces are rebuilt from the labels), 2, 3 and 5' (properties of Ldim) and 6' (the
+    sequences are realizable).
     """
     from .proof import Proof
 
@@ -762,16 +767,21 @@ def check_soa(runs: dict, title: str, definitions: dict | None = None):
     p = Proof(title)
     p.step("0", "SOA's recorded Ldim(V_t), Ldim(V_t(0)), Ldim(V_t(1)) = the definition's", recorded, "==",
            np.stack([L_now, l0, l1], 1).ravel(), rounds=np.repeat(labels, 3))
-    p.step("1", "Ldim(V_{t+1}) = Ldim(V_t(y_t))", L_next, "==", L_y, rounds=labels)
-    p.step("2", "Ldim(V_t(r)) <= Ldim(V_t), r = 0, 1", np.maximum(l0, l1), "<=", L_now, rounds=labels)
-    p.step("3", "min_r Ldim(V_t(r)) <= Ldim(V_t) - 1", np.minimum(l0, l1), "<=", L_now - 1, rounds=labels)
+    p.step("1", "Ldim(V_{t+1}) = Ldim(V_t(y_t))", L_next, "==", L_y, rounds=labels, kind="identity",
+           why="V_{t+1} = V_t(y_t), both rebuilt from the labels")
+    p.step("2", "Ldim(V_t(r)) <= Ldim(V_t), r = 0, 1", np.maximum(l0, l1), "<=", L_now, rounds=labels,
+           kind="identity", why="a subclass shatters fewer trees")
+    p.step("3", "min_r Ldim(V_t(r)) <= Ldim(V_t) - 1", np.minimum(l0, l1), "<=", L_now - 1, rounds=labels,
+           kind="identity", why="the recursion lemma")
     p.step("4", "on a mistake Ldim(V_t(y_t)) = min_r Ldim(V_t(r))", L_y, "==", np.minimum(l0, l1),
            where=mistake, rounds=labels)
     p.step("5", "on a mistake Ldim(V_{t+1}) <= Ldim(V_t) - 1", L_next, "<=", L_now - 1, where=mistake,
            rounds=labels)
-    p.step("5'", "Ldim(V_{t+1}) <= Ldim(V_t)", L_next, "<=", L_now, rounds=labels)
-    p.step("6", "M_t <= Ldim(H) - Ldim(V_{t+1}), Ldim(V_{t+1}) >= 0", M_t, "<=", L_H - L_next, rounds=labels)
-    p.step("6'", "Ldim(V_{t+1}) >= 0", L_next, ">=", 0, rounds=labels)
+    p.step("5'", "Ldim(V_{t+1}) <= Ldim(V_t)", L_next, "<=", L_now, rounds=labels, kind="identity",
+           why="steps 1 and 2")
+    p.step("6", "M_t <= Ldim(H) - Ldim(V_{t+1})", M_t, "<=", L_H - L_next, rounds=labels)
+    p.step("6'", "Ldim(V_{t+1}) >= 0", L_next, ">=", 0, rounds=labels, kind="identity",
+           why="the sequence is realizable")
     names = list(runs)
     p.step("bound", "M <= Ldim(H)", [tr.M for tr, _ in runs.values()], "<=", [ind[n][0][0] for n in names],
            rounds=names)

@@ -1,63 +1,25 @@
 """Broken pieces of olkit.littlestone and the tree environment make Chapter 2's checks fail.
 
-Each test executes a Chapter 2 notebook with one broken piece patched in (``tests/notebooks.py``)
-and asserts that a proof check stops it, naming the step that caught the bug.
+Each notebook test executes a Chapter 2 notebook with one broken piece patched in
+(``tests/notebooks.py``; most pieces come from :mod:`olkit.broken.littlestone`) and asserts that a
+proof check stops it, naming the step that caught the bug.  The function-level tests run the book's
+check functions on the broken variants directly, inside :func:`olkit.negative_control`.
 """
+import numpy as np
 import pytest
 
+import olkit
+from olkit.broken import littlestone as broken
 from notebooks import patch_code, run_broken
 
-TIE_ZERO_SOA = '''
-class TieZeroSOA(olkit.littlestone.SOA):
-    """Broken: breaks ties towards 0, whatever the tie parameter says (UML's SOA predicts 1)."""
-    def predict(self, x):
-        yhat = super().predict(x)
-        return 0 if self.details["ldim0"] == self.details["ldim1"] else yhat
-'''
+def _broken(name: str) -> str:
+    """Source of a first cell that takes the variant ``name`` from olkit.broken.littlestone."""
+    return f"from olkit.broken.littlestone import {name}\n"
 
-MAJORITY_SOA = '''
-class MajoritySOA(olkit.littlestone.SOA):
-    """Broken: predicts the label of the larger part of V_t (Halving's rule), not of the part with larger Ldim."""
-    def predict(self, x):
-        super().predict(x)  # keeps the recorded Ldim of both parts
-        ones = (self.V & self._cols[int(x)]).bit_count()
-        zeros = self.V.bit_count() - ones
-        return 1 if ones > zeros else 0 if zeros > ones else self.tie
-'''
 
-LOG2_SOA = '''
-class Log2SOA(olkit.littlestone.SOA):
-    """Broken: floor(log2 |V|) (an upper bound on Ldim) in place of Ldim, in its decisions and in its record."""
-    @staticmethod
-    def _L(V):
-        return V.bit_count().bit_length() - 1 if V else -1
-    def predict(self, x):
-        x = self._x(x)
-        V1 = self.V & self._cols[x]
-        l0, l1 = self._L(self.V & ~V1), self._L(V1)
-        self.details = {"ldim0": l0, "ldim1": l1}
-        return 1 if l1 > l0 else 0 if l0 > l1 else self.tie
-    def state(self):
-        return {"ldim": self._L(self.V), "V_size": self.V.bit_count()}
-'''
-
-WRONG_CHILD_TREE_ADVERSARY = '''
-class WrongChildTreeAdversary(olkit.adversaries.TreeAdversary):
-    """Broken: moves to the child of the other label (the convention of UML's prose), i_{t+1} = 2 i_t + 1 - y_t."""
-    def label(self, x, yhat):
-        y = super().label(x, yhat)
-        self.i += 1 - 2 * y
-        return y
-'''
-
-AGREEING_TREE_ADVERSARY = '''
-class AgreeingTreeAdversary(olkit.adversaries.TreeAdversary):
-    """Broken: confirms the prediction instead of contradicting it."""
-    def label(self, x, yhat):
-        super().label(x, 1 - int(yhat))
-        self.path[-1] = (int(x), int(yhat))
-        return int(yhat)
-'''
+TIE_ZERO_SOA, MAJORITY_SOA, LOG2_SOA = _broken("TieZeroSOA"), _broken("MajoritySOA"), _broken("Log2SOA")
+WRONG_CHILD_TREE_ADVERSARY = _broken("WrongChildTreeAdversary")
+AGREEING_TREE_ADVERSARY = _broken("AgreeingTreeAdversary")
 
 MIRRORED_TREE = '''
 import numpy as np
@@ -98,8 +60,12 @@ CASES = [
      "WrongChildTreeAdversary", "step 2"),
     ("ch2/2_1_littlestone_dimension.ipynb", "adversaries", "TreeAdversary", AGREEING_TREE_ADVERSARY,
      "AgreeingTreeAdversary", "step 1"),
-    ("ch2/2_1_littlestone_dimension.ipynb", "littlestone", "shattered_tree", MIRRORED_TREE, "mirrored_tree", "step 1"),
-    ("ch2/2_1_littlestone_dimension.ipynb", "littlestone", "shattered_tree", SHALLOW_TREE, "shallow_tree", "step W"),
+    # the recursion lemma checks the solver's trees (LdimSolver.tree); the witness tree that olkit.shattered_tree
+    # hands to the tree environment is checked by Lemma 21.6's steps
+    ("ch2/2_1_littlestone_dimension.ipynb", "littlestone", "shattered_tree", MIRRORED_TREE, "mirrored_tree",
+     "Lemma 21.6: the tree environment against 4 learners on 5 classes, step 3"),
+    ("ch2/2_1_littlestone_dimension.ipynb", "littlestone", "shattered_tree", SHALLOW_TREE, "shallow_tree",
+     "Lemma 21.6: the tree environment against 4 learners on 5 classes, step 4"),
     ("ch2/2_1_littlestone_dimension.ipynb", "littlestone", "ldim", LDIM_FORGETS_A_POINT, "ldim_forgets_a_point",
      "step D21.5"),
 ]
@@ -111,3 +77,54 @@ def test_chapter_checks_catch_broken_variant(notebook, module, name, source, rep
     assert ename == "ProofStepError", f"the notebook did not fail on a proof check: {ename}: {evalue}"
     assert step in evalue, evalue
 
+
+
+#: The class of Section 2.2 on which Halving is not optimal, and Halving's worst sequence on it: in
+#: round 1 both parts have 4 hypotheses, but the part of label 0 has the larger Ldim.
+HALVING_LOSES = np.array([[0, 1, 0, 0], [1, 0, 0, 1], [0, 0, 0, 0], [1, 1, 1, 0],
+                          [0, 0, 0, 1], [1, 1, 0, 0], [0, 0, 1, 1], [0, 1, 0, 1]], dtype=np.uint8)
+
+
+@pytest.mark.parametrize(
+    "variant, step",
+    [(broken.MinLdimSOA, "4"), (broken.MajoritySOA, "4"), (broken.Log2SOA, "0")],
+    ids=["MinLdimSOA", "MajoritySOA", "Log2SOA"],
+)
+def test_check_soa_catches_broken_soa(variant, step):
+    H = olkit.random_class(500, 40, np.random.default_rng(1), p=0.15)  # Ldim well below log2 |H|
+    runs = {"greedy": (olkit.play(variant(H), olkit.GreedyAdversary(H), 100), H),
+            "Halving's worst sequence": (olkit.run(variant(HALVING_LOSES), [3, 0, 1], [0, 0, 0]),
+                                         HALVING_LOSES)}
+    with olkit.negative_control(variant.__name__, expect=step) as ctl:
+        olkit.littlestone.check_soa(runs, "Lemma 21.7")
+    assert step in {f.step for f in ctl.caught}
+
+
+def test_broken_soa_variants_decide_wrongly():
+    rng = np.random.default_rng(2)
+    H = olkit.thresholds(15)
+    xs, ys = olkit.littlestone.random_realizable(H, 40, rng)
+    _, _, rule = olkit.littlestone.soa_rule(H, xs, ys)
+    for variant in (broken.TieZeroSOA, broken.MinLdimSOA):
+        assert not np.array_equal(olkit.run(variant(H), xs, ys).yhat, rule), variant.__name__
+    assert np.array_equal(olkit.run(olkit.SOA(H), xs, ys).yhat, rule)
+
+
+def test_broken_solvers_and_vc_search_are_wrong():
+    T7 = olkit.thresholds(7)
+    assert broken.MaxRecursionSolver(T7).ldim() == 7 != olkit.ldim(T7)
+    assert not olkit.is_shattered(broken.MaxRecursionSolver(T7).tree(), T7)
+    assert broken.OneTooDeepSolver(T7).ldim() == olkit.ldim(T7) + 1
+    assert not olkit.is_shattered(broken.OneTooDeepSolver(T7).tree(), T7)
+    d, S = broken.vcdim_one_too_many(T7, return_set=True)
+    assert d == 2 and not olkit.is_shattered_set(S, T7)
+
+
+@pytest.mark.parametrize("variant", [broken.WrongChildTreeAdversary, broken.AgreeingTreeAdversary])
+def test_broken_tree_environments_break_the_game(variant):
+    H = olkit.thresholds(15)
+    tree = olkit.shattered_tree(H)
+    tr = olkit.play(olkit.RandomGuess(np.random.default_rng(0)), variant(tree, H), 10)
+    i_t = olkit.littlestone.tree_nodes(tr.y)[:-1]
+    wrong_walk = (tr.x != tree[i_t - 1]).any()
+    assert wrong_walk or not tr.mistake.all()
