@@ -723,7 +723,8 @@ def round_risk_exact(
 
 
 def seen_set_runs(
-    dist: FiniteDistribution, make_learner: Callable, T: int, runs: int, rng: np.random.Generator
+    dist: FiniteDistribution, make_learner: Callable, T: int, runs: int, rng: np.random.Generator,
+    paths: type | None = None,
 ) -> tuple[np.ndarray, ...]:
     """``runs`` independent runs of a version-space learner over samples of size ``T`` from ``dist``
     (the online-to-batch theorem's setting), by :class:`SeenSetPaths`.
@@ -731,9 +732,11 @@ def seen_set_runs(
     Returns ``(XS, YS, ids, table, risk, mistake)``: the samples (runs, T) and their labels, the
     indices into ``table`` of h_1, ..., h_{T+1}, the table of distinct hypotheses, the exact risks
     L_D(h_t) of shape (runs, T + 1) and the mistakes 1[h_t(x_t) != y_t] of shape (runs, T), the last
-    two recomputed from the table and the sample (not from the learner's predictions in the game)."""
+    two recomputed from the table and the sample (not from the learner's predictions in the game).
+    ``paths`` is the class that computes the paths (None: :class:`SeenSetPaths`; the book's
+    negative controls pass a broken one)."""
     T, runs = int_at_least(T, "T", 1), int_at_least(runs, "runs", 1)
-    seen = SeenSetPaths(make_learner, dist.target)
+    seen = (SeenSetPaths if paths is None else paths)(make_learner, dist.target)
     XS, YS = dist.sample(T, rng, runs=runs)
     ids = seen.paths(XS)
     table = seen.table
@@ -780,20 +783,22 @@ def ewa_runs(
 
 
 def loo_exact(
-    train: Callable, points: Sequence[tuple], dist: FiniteDistribution, m: int
+    train: Callable, points: Sequence[tuple], dist: FiniteDistribution, m: int, loo: Callable | None = None
 ) -> tuple[Fraction, list[Fraction], Fraction]:
     """The sides of the proof of Lemma 4.1 of Mohri et al. (the leave-one-out error is unbiased), as
     Fractions, by enumerating every sample of ``points`` (:func:`labelled_points` of ``dist``):
 
     ``(E LOO(S'), [E 1[h_(S' minus z_i)(x_i) != y_i] for i = 1..m+1], E_S R(h_S))`` with |S'| = m + 1
-    and |S| = m.  E LOO comes from :func:`loo_error`; each position's term is recomputed by retraining
-    without position i; the risk of h_S is :meth:`FiniteDistribution.risk_exact` of its labels."""
+    and |S| = m.  E LOO comes from :func:`loo_error` (or ``loo``, called the same way: the book's
+    negative control passes a broken one); each position's term is recomputed by retraining without
+    position i; the risk of h_S is :meth:`FiniteDistribution.risk_exact` of its labels."""
     m = int_at_least(m, "m", 1)
+    loo = loo_error if loo is None else loo
     e_loo, per_position = Fraction(0), [Fraction(0)] * (m + 1)
     for idx, pr in all_samples(points, m + 1):
         xs = [points[i][0] for i in idx]
         ys = [points[i][1] for i in idx]
-        e_loo += pr * loo_error(train, xs, ys)
+        e_loo += pr * loo(train, xs, ys)
         for i in range(m + 1):
             h = train(xs[:i] + xs[i + 1 :], ys[:i] + ys[i + 1 :])
             per_position[i] += pr * int(h(xs[i]) != ys[i])

@@ -10,15 +10,11 @@ import pytest
 from notebooks import patch_code, run_broken
 
 # The conversion peeks: what it records as the round-t hypothesis is h_(t+1), which has seen x_t
-# (the broken conversion of the issue).  Step 2 of the theorem must fail.
-PEEKING_PATHS = '''
-import numpy as np
-from olkit.batch import SeenSetPaths as _Base
-class PeekingPaths(_Base):
-    def paths(self, XS):
-        ids = super().paths(XS)
-        return np.concatenate([ids[:, 1:], ids[:, -1:]], axis=1)
-'''
+# (olkit.broken.batch.PeekingPaths).  Step 2 of the theorem must fail.
+PEEKING_PATHS = "from olkit.broken.batch import PeekingPaths"
+
+# The conversion returns the last hypothesis where the random iterate was asked for: step 1 fails.
+LAST_AS_RANDOM = "from olkit.broken.batch import last_as_random"
 
 # Sampling ignores the probabilities p: x is uniform on the domain.
 UNIFORM_SAMPLING = '''
@@ -98,12 +94,10 @@ def no_constant_doubling(N, T):
 '''
 
 # 6.3: a "leave-one-out" that trains on the whole sample (the training error).
-NOT_LEAVING_OUT = '''
-from fractions import Fraction
-def training_error(train, xs, ys):
-    h = train(list(xs), list(ys))
-    return Fraction(sum(int(h(x) != y) for x, y in zip(xs, ys)), len(xs))
-'''
+NOT_LEAVING_OUT = "from olkit.broken.batch import training_error"
+
+# 6.2: the forecaster peeks at round t's outcome (its weights use L_t, not L_(t-1)).
+PEEKING_EWA = "from olkit.broken.batch import peeking_ewa_runs"
 
 # 6.3: the Perceptron stops after one pass, converged or not.
 ONE_PASS_PERCEPTRON = '''
@@ -151,11 +145,13 @@ CASES_3 = [
 CASES_2 = [
     ("batch", "FiniteDistribution", NOISELESS_ABSOLUTE_RISK, "NoiselessAbsoluteRisk", "step 2 (lo <= 0 <= hi: E[V_t]"),
     ("experts", "hedge", FLIPPED_HEDGE, "flipped_hedge", "step 0 (|loss paid - olkit.experts.hedge's loss|"),
-    ("experts", "ewa_bound", SMALL_EWA_BOUND, "small_ewa_bound", "step R (R_T <= sqrt((T/2) ln N)"),
+    ("experts", "ewa_bound", SMALL_EWA_BOUND, "small_ewa_bound", "step R (R_T <= ln N/eta + eta T/8"),
     ("experts", "doubling_bound", NO_CONSTANT_DOUBLING, "no_constant_doubling", "step D (doubling_bound(N, T)/T"),
+    ("batch", "ewa_runs", PEEKING_EWA, "peeking_ewa_runs", "step 0 (|loss paid - olkit.experts.hedge's loss|"),
 ]
 CASES = [
     ("SeenSetPaths", PEEKING_PATHS, "PeekingPaths", "step 2 (p-value of K_t against mu_t"),
+    ("random_iterate", LAST_AS_RANDOM, "last_as_random", "step c (the four conversions, by hand"),
     ("FiniteDistribution", UNIFORM_SAMPLING, "UniformSampling", "step S (counts of the points"),
     ("FiniteDistribution", UNWEIGHTED_EXACT_RISK, "UnweightedRisk", "step R (L_D((0, 1, 1)) = 1/8"),
     ("FiniteDistribution", NOISELESS_LOSS_RISK, "NoiselessLossRisk", "step R (hinge risk of w"),
