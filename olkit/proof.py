@@ -151,7 +151,19 @@ class Proof:
         L, R = np.broadcast_arrays(np.asarray(lhs, dtype=float), np.asarray(rhs, dtype=float))
         L, R = L.ravel(), R.ravel()
         single = L.size == 1
-        labels = np.arange(1, L.size + 1) if rounds is None else np.broadcast_to(np.asarray(rounds), L.shape).ravel()
+        shape = np.broadcast_shapes(np.shape(lhs), np.shape(rhs))
+        if rounds is not None:
+            labels = np.broadcast_to(np.asarray(rounds), L.shape).ravel()
+        elif len(shape) >= 2:
+            # a table of instances (round x expert, update x feature, ...): name the place by row and
+            # column (1-based), not by its position in the flattened table; pass rounds= for other names
+            idx = np.indices(shape).reshape(len(shape), -1) + 1
+            dims = " x ".join(map(str, shape))
+            labels = np.array([f"row {i[0]}, column {i[1]} of the {dims} table" if len(shape) == 2
+                               else f"index ({', '.join(map(str, i))}) of the {dims} table" for i in idx.T],
+                              dtype=object)
+        else:
+            labels = np.arange(1, L.size + 1)
         if where is not None:
             shape = np.broadcast_shapes(np.shape(where), np.shape(lhs), np.shape(rhs))
             sel = np.broadcast_to(np.asarray(where, dtype=bool), shape).ravel()
@@ -178,7 +190,7 @@ class Proof:
             i = int(np.argmin(ok))
             lab = labels[i]
             if rounds is None:
-                where_txt = "the run" if single else f"round {lab}"
+                where_txt = "the run" if single else lab if isinstance(lab, str) else f"round {lab}"
             else:
                 where_txt = f"round {lab}" if isinstance(lab, (int, np.integer)) else str(lab)
             err = ProofStepError(self.title, name, claim, where_txt, L[i], rel, R[i])

@@ -57,10 +57,10 @@ def test_every_claim_of_the_book_gives_balanced_tex_without_raw_operators():
 
 
 def test_the_html_table_carries_math_and_the_text_table_the_plain_claim():
-    p = olkit.Proof("t").step("1", "M <= log2 |H|", 3, "<=", 4).step("8", "e^0 = 1", 1, "==", 1, kind="algebra")
+    p = olkit.Proof("t").step("1", "M <= log2 |H|", 3, "<=", 4).step("8", "e^0 = 1", 1, "==", 1, kind="identity")
     html = p._repr_html_()
-    assert r"\(M \le \log_2 |H|\)" in html and "class='math" in html and "algebra" in html
-    assert "M <= log2 |H|  [<=]" in repr(p) and "[algebra: true for every run]" in repr(p)
+    assert r"\(M \le \log_2 |H|\)" in html and "class='math" in html and "identity" in html
+    assert "M <= log2 |H|  [<=]" in repr(p) and "[identity: true for every run]" in repr(p)
     assert "\\(x^2\\)" in olkit.Proof("t").step("1", "anything", 1, "==", 1, tex="x^2")._repr_html_()
     with pytest.raises(ValueError, match="kind"):
         olkit.Proof("t").step("1", "c", 1, "==", 1, kind="other")

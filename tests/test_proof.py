@@ -167,3 +167,14 @@ def test_negative_control_collects_failures_and_demands_one():
     # outside a control, failures raise again
     with pytest.raises(ProofStepError):
         proof(3)
+
+
+def test_a_table_of_instances_names_row_and_column():
+    lhs = np.zeros((3, 4))
+    lhs[1, 2] = 5.0  # row 2, column 3 (not the 7th entry of the flattened table)
+    with pytest.raises(ProofStepError, match=r"fails at row 2, column 3 of the 3 x 4 table:"):
+        Proof("T").step("1", "x <= 1", lhs, "<=", 1.0)
+    with pytest.raises(ProofStepError, match=r"fails at row 2, column 3 of the 3 x 4 table:"):
+        Proof("T").step("1", "x <= 1", lhs, "<=", np.ones(4))
+    with pytest.raises(ProofStepError, match=r"index \(1, 1, 2\) of the 2 x 2 x 2 table"):
+        Proof("T").step("1", "x <= 1", np.eye(2)[None, :, ::-1].repeat(2, 0) * 5, "<=", 1.0)
