@@ -52,6 +52,33 @@ def test_notebook_invariants(nb: Path):
     assert "{exercise}" in text or nb.name.startswith("0"), "sections end with exercises"
 
 
+def math_lines_read_as_list_items(markdown: str) -> list[str]:
+    """Lines that continue an inline formula ($...$ broken over lines) but begin like a list item
+    ("+ x", "- y", "2. z"): markdown starts a list there, the formula loses its closing $ and the page
+    shows raw TeX (MathJax reports no error, so the browser test cannot see it)."""
+    bad, dollars = [], 0
+    for line in markdown.split("\n"):
+        if not line.strip():
+            dollars = 0
+            continue
+        if re.match(r"\s*([+*-]|\d+[.)])\s", line) and dollars % 2:
+            bad.append(line.strip())
+        dollars += len(re.findall(r"(?<!\\)\$", line.replace("$$", "")))
+    return bad
+
+
+def test_math_lines_read_as_list_items_are_found():
+    assert math_lines_read_as_list_items("1. Step: $a\n   + b$ holds.\n2. Next $c$.") == ["+ b$ holds."]
+    assert math_lines_read_as_list_items("$a$ and\n- an item\n$$x\n+ y$$") == []
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_no_formula_breaks_into_a_list(nb: Path):
+    cells = json.loads(nb.read_text())["cells"]
+    bad = [line for c in cells if c["cell_type"] == "markdown" for line in math_lines_read_as_list_items("".join(c["source"]))]
+    assert not bad, f"an inline formula continues on a line that markdown reads as a list item: {bad[:3]}"
+
+
 def test_environment_uses_the_single_lock():
     env = (ROOT / "environment.yml").read_text()
     assert "python=3.11" in env and "-r requirements.lock" in env
