@@ -551,6 +551,7 @@ def load_equivalent(chapter: str | None = None) -> dict[str, str]:
 def write_report(results: list[dict], n_pool: int, modules: list[str], args, seconds: float, n: int = 0,
                  n_rerun: int = 0) -> None:
     eq = load_equivalent(getattr(args, "chapter", None))
+    eqfile = f"_ch{args.chapter}" if getattr(args, "chapter", None) else ""
     for r in results:
         r["equivalent"] = eq.get(f"{r['module']}:{r['line']}:{r['description']}", "")
     counts = {v: sum(r["verdict"] == v for r in results) for v in ORDER}
@@ -582,7 +583,7 @@ def write_report(results: list[dict], n_pool: int, modules: list[str], args, sec
         f"| output | {counts['output']} | ran through; a stored text output changed (nbval fails) |",
         f"| survived | {counts['survived']} | ran through with identical text outputs |",
         "",
-        f"Judged equivalent (cannot change behaviour; reasons in `benchmarks/mutants_equivalent.md`): {n_eq}.",
+        f"Judged equivalent (cannot change behaviour; reasons in `benchmarks/mutants_equivalent{eqfile}.md`): {n_eq}.",
         f"**Stopped by a proof check or a notebook assert: {counts['check']} of {non_eq} non-equivalent "
         f"{'computing-line ' if getattr(args, 'computing', False) else ''}mutants = {100 * share:.1f}%**; "
         f"by a proof check or one of olkit's explicit checks (guards): {counts['check'] + counts['guard']} = "
