@@ -22,7 +22,8 @@
    * ``unit``   -- no notebook check stopped it (the notebooks ran through, changed an output or crashed),
      but the module's unit tests (``tests/test_<module>.py``, see ``UNIT_EXTRA``) fail on the mutant (input
      checks, limits, what the book never calls);
-   * ``error``  -- the notebook crashed with another exception (``TypeError``, ``IndexError``, ...);
+   * ``error``  -- the notebook crashed with another exception (``TypeError``, ``IndexError``, ...), or
+     with a ``ValueError`` raised inside numpy rather than by an olkit ``raise`` (mismatched shapes);
    * ``timeout`` -- the notebook ran past ``--timeout`` seconds;
    * ``output`` -- the notebook ran through, but a stored text output changed (nbval would fail);
    * ``survived`` -- the notebook ran through with every text output unchanged.
@@ -37,7 +38,9 @@
    notebooks only; the report is ``benchmarks/mutants_ch3.md``.  The headline is the share of
    non-equivalent mutants of *computing* lines stopped by a proof check or a notebook assert.  A
    computing line is any line but an input check (:func:`guard_lines`: a ``raise``, an ``assert``,
-   and the test of an ``if`` whose body only raises, e.g. a size limit), so the share measures what
+   the test of an ``if`` whose body only raises, e.g. a size limit, the flag such a test reads, the
+   body of an input validator such as ``int_at_least``, and the constant arguments of a call to one
+   (:func:`guard_nodes`)), so the share measures what
    the book's own checks see, not olkit's guards.  ``--all-lines`` mutates the guards too.  Only code
    inside functions whose body the chapter runs is mutated (:func:`import_time_nodes`): ``import olkit``
    executes every module's top level and every ``def`` line, which are no part of what the chapter uses.
@@ -120,6 +123,16 @@ def text_outputs(nb) -> list[str]:
     return out
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _raised_by_olkit(traceback: str) -> bool:
+    """Whether the innermost frame of a traceback is in olkit: a ValueError that numpy raises inside
+    olkit (a broadcast of mismatched shapes) is a crash, not one of olkit's guards."""
+    files = re.findall(r"File ([^\s,:]+\.py)", _ANSI.sub("", traceback))
+    return bool(files) and "/olkit/" in files[-1]
+
+
 def execute(path: Path, pythonpath: str | None, timeout: int, pre: str | None = None, post: str | None = None):
     """Run a notebook in a fresh kernel; return (exception name or None, message, executed notebook)."""
     import nbclient
@@ -142,6 +155,8 @@ def execute(path: Path, pythonpath: str | None, timeout: int, pre: str | None = 
         except nbclient.exceptions.DeadKernelError as err:
             return "DeadKernel", str(err)[:200], nb
         except nbclient.exceptions.CellExecutionError as err:
+            if err.ename in GUARDS and not _raised_by_olkit(str(err)):
+                return "Crash:" + err.ename, (err.evalue or "")[:400], nb
             return err.ename, (err.evalue or "")[:400], nb
         return None, "", nb
     finally:
@@ -316,16 +331,59 @@ def _only_raises(body: list[ast.stmt]) -> bool:
         isinstance(b, (ast.Raise, ast.Assign, ast.AnnAssign, ast.Expr)) for b in body)
 
 
+#: Input validators: functions that test an argument and raise (``int_at_least``, ``check_positive``,
+#: ``check_stream``, ...).  Their tests are guards; their ``return`` (the converted value) is computing.
+VALIDATOR = re.compile(r"^_?(check(_\w+)?|int_at_least|is_int|dim)$")
+#: Functions named like validators that compute what the book checks (a proof table).
+NOT_VALIDATORS = {"check_soa", "checks"}
+
+
+def _is_validator(name: str) -> bool:
+    return bool(VALIDATOR.match(name)) and name not in NOT_VALIDATORS
+
+
 def guard_lines(tree: ast.AST) -> set[int]:
-    """Lines of input checks: ``raise`` and ``assert`` statements, and the test of an ``if`` whose body
-    only raises (``if eta <= 0: raise ValueError(...)``, size limits).  Mutating them tests olkit's
-    guards, which the unit tests cover; the book's proof checks are measured on the other lines."""
+    """Lines of input checks: ``raise`` and ``assert`` statements; the test of an ``if`` whose body
+    only raises (``if eta <= 0: raise ValueError(...)``, size limits), with the assignment of a flag
+    that such an ``if`` then tests (``ok = ...; if not ok: raise``); and the body of an input
+    validator (:data:`VALIDATOR`) but its ``return``.  Mutating them tests olkit's guards, which the
+    unit tests cover; the book's proof checks are measured on the other lines."""
     out = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.Raise, ast.Assert)):
             out.update(range(node.lineno, node.end_lineno + 1))
         elif isinstance(node, ast.If) and _only_raises(node.body) and not node.orelse:
             out.update(range(node.test.lineno, node.test.end_lineno + 1))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_validator(node.name):
+            for st in ast.walk(node):
+                predicate = node.name.lstrip("_").startswith("is_")  # its return is the test
+                if (isinstance(st, ast.stmt) and st is not node and not isinstance(st, (ast.If, ast.For))
+                        and (predicate or not isinstance(st, ast.Return))):
+                    out.update(range(st.lineno, st.end_lineno + 1))
+                elif isinstance(st, ast.If):
+                    out.update(range(st.test.lineno, st.test.end_lineno + 1))
+        body = getattr(node, "body", None)
+        if isinstance(body, list):
+            for prev, st in zip(body, body[1:]):
+                if (isinstance(st, ast.If) and _only_raises(st.body) and not st.orelse
+                        and isinstance(prev, ast.Assign) and len(prev.targets) == 1
+                        and isinstance(prev.targets[0], ast.Name)
+                        and prev.targets[0].id in {n.id for n in ast.walk(st.test) if isinstance(n, ast.Name)}):
+                    out.update(range(prev.lineno, prev.end_lineno + 1))
+    return out
+
+
+def guard_nodes(tree: ast.AST) -> set[int]:
+    """ids of the constant arguments of calls to an input validator (the ``1`` of
+    ``int_at_least(T, "T", 1)``): they set what the guard accepts, not what olkit computes."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            if _is_validator(name):
+                for a in (*node.args[1:], *(k.value for k in node.keywords)):
+                    out.update(id(n) for n in ast.walk(a))
     return out
 
 
@@ -373,7 +431,7 @@ def candidates(module: str, lines: set[int], computing: bool = False) -> list[Mu
     docs = _docstring_nodes(tree)
     skip = _rendering_lines(tree) | (guard_lines(tree) if computing else set())
     # per chapter (computing): only code inside the functions the notebooks run (see import_time_nodes)
-    dormant = import_time_nodes(tree, lines) if computing else set()
+    dormant = (import_time_nodes(tree, lines) | guard_nodes(tree)) if computing else set()
     out = []
     for index, node in enumerate(ast.walk(tree)):
         line = getattr(node, "lineno", None)
@@ -578,7 +636,7 @@ def write_report(results: list[dict], n_pool: int, modules: list[str], args, sec
         f"| check | {counts['check']} | a proof check (ProofStepError) or a notebook assert stopped it |",
         f"| guard | {counts['guard']} | one of olkit's own checks raised (ValueError, NotRealizableError, FloatingPointError) |",
         f"| unit | {counts['unit']} | no notebook check stopped it, but the module's unit tests fail |",
-        f"| error | {counts['error']} | the notebook crashed with another exception |",
+        f"| error | {counts['error']} | the notebook crashed: another exception, or a ValueError that numpy raised inside olkit (mismatched shapes) |",
         f"| timeout | {counts['timeout']} | a cell ran past {args.timeout} s |",
         f"| output | {counts['output']} | ran through; a stored text output changed (nbval fails) |",
         f"| survived | {counts['survived']} | ran through with identical text outputs |",
