@@ -127,10 +127,15 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def _raised_by_olkit(traceback: str) -> bool:
-    """Whether the innermost frame of a traceback is in olkit: a ValueError that numpy raises inside
-    olkit (a broadcast of mismatched shapes) is a crash, not one of olkit's guards."""
-    files = re.findall(r"File ([^\s,:]+\.py)", _ANSI.sub("", traceback))
-    return bool(files) and "/olkit/" in files[-1]
+    """Whether a traceback ends at a ``raise`` statement of olkit: a ValueError that numpy raises inside
+    olkit (a ufunc or a broadcast of mismatched shapes) is a crash, not one of olkit's guards."""
+    text = _ANSI.sub("", traceback)
+    frames = re.split(r"\n(?=File )", text)
+    last = frames[-1] if len(frames) > 1 else ""
+    if not re.match(r"File [^\s,:]*/olkit/[^\s,:]+\.py", last):
+        return False
+    arrow = [ln for ln in last.splitlines() if re.match(r"\s*-+> ", ln)]  # "---> 78     raise ..."
+    return bool(arrow) and re.search(r"\braise\b", arrow[-1]) is not None
 
 
 def execute(path: Path, pythonpath: str | None, timeout: int, pre: str | None = None, post: str | None = None):
@@ -470,7 +475,7 @@ def run_mutant(m: Mutant, nbs: list[str], timeout: int) -> dict:
         for nb in nbs:
             path = ROOT / nb
             ename, msg, executed = execute(path, str(tmp), timeout)
-            if ename in ("ProofStepError", "AssertionError"):
+            if ename in ("ProofStepError", "ProofShapeError", "AssertionError"):
                 verdict = "check"
             elif ename in GUARDS:
                 verdict = "guard"

@@ -71,7 +71,7 @@ from .winnow import (
     Winnow,
     relative_entropy,
 )
-from .proof import NegativeControl, Proof, ProofStepError, counterexample, negative_control
+from .proof import NegativeControl, Proof, ProofShapeError, ProofStepError, counterexample, negative_control
 from .prose import glue
 from . import experts
 from .experts import (
@@ -153,6 +153,7 @@ __all__ = [
     "NotRealizableError",
     "Perceptron",
     "Proof",
+    "ProofShapeError",
     "ProofStepError",
     "RandomGuess",
     "ThresholdHalving",

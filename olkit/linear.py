@@ -410,7 +410,8 @@ def update_condition(tr: UpdateTrace) -> np.ndarray:
     return tr.y * score <= fp.TIE_RTOL * scale
 
 
-def margin_proof(tr: UpdateTrace, v, eta: float, title: str):
+def margin_proof(tr: UpdateTrace, v, eta: float, title: str, gamma: float | None = None,
+                 radius: float | None = None):
     """Check the proof of the Perceptron's margin bound on a run, after every update k.
 
     Mohri et al. Theorem 7.8 (Novikoff 1962), as presented in Lu's lecture 6; the steps are those
@@ -422,7 +423,10 @@ def margin_proof(tr: UpdateTrace, v, eta: float, title: str):
     direction.  r and rho are the realized radius max_t ||x_t|| and margin
     min_t y_t <v, x_t> / ||v||.  Steps 1a, 1, 2 and 5b hold on every run (the definitions of rho and r,
     Cauchy-Schwarz) and are labelled identities; the checks are 0, 3, 4, 5a, 6 and M, which read the
-    learner's recorded weights and counts.  Returns ``(proof, r, rho)``; a failing step raises
+    learner's recorded weights and counts.  With ``gamma`` and ``radius``, the promise of the stream
+    (:func:`olkit.separable_stream`) is shown first as identities H and H': every margin
+    y_t <v, x_t> / ||v|| is at least gamma and every ||x_t|| at most radius, recomputed from the stream.
+    Returns ``(proof, r, rho)``; a failing step raises
     :class:`olkit.ProofStepError`.
     """
     from .bounds import perceptron_bound
@@ -442,6 +446,12 @@ def margin_proof(tr: UpdateTrace, v, eta: float, title: str):
     nv = np.linalg.norm(v)
     at = tr.rounds  # the instances of the steps below are the update rounds
     p = Proof(title)
+    if gamma is not None:
+        p.step("H", "the stream's promise: y_t <v, x_t> / ||v|| >= gamma (every round)", y * (X @ v) / nv, ">=",
+               gamma, tol=1e-12 * r, kind="identity", why="the generator's margin")
+    if radius is not None:
+        p.step("H'", "... and ||x_t|| <= r_0 (every round)", np.linalg.norm(X, axis=1), "<=", radius,
+               kind="identity", why="the generator's radius")
     p.step("0", "update iff y_t <w_t, x_t> <= 0 (every round)", tr.updated, "==", update_condition(tr))
     p.step("1a", "rho <= y_t <v, x_t> / ||v|| on each update", y[I] * (X[I] @ v) / nv, ">=", rho, rounds=at,
            kind="identity", why="rho is defined as this minimum")

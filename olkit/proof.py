@@ -56,6 +56,22 @@ class ProofStepError(AssertionError):
         )
 
 
+class ProofShapeError(ProofStepError):
+    """A proof step whose two sides cannot be compared instance by instance (their shapes do not
+    broadcast): the run and the proof disagree on the instances (the number of rounds, updates or
+    experts), so the step fails.  An authoring slip and a broken learner both end here; the message
+    names the step and both shapes."""
+
+    def __init__(self, proof: str, step: str, claim: str, lshape: tuple, rshape: tuple):
+        self.proof, self.step, self.claim = proof, step, claim
+        self.round, self.lhs, self.rel, self.rhs = "the shapes", float("nan"), "==", float("nan")
+        AssertionError.__init__(
+            self,
+            f"{proof}, step {step} ({claim}) fails: the left side has shape {lshape} and the right side "
+            f"{rshape}; the run and the proof disagree on the instances",
+        )
+
+
 def fmt(v: float) -> str:
     """Stable short form of a number: integers exactly, others to 4 significant digits, |v| < 1e-14 as 0.
 
@@ -148,7 +164,18 @@ class Proof:
         kind = KINDS[kind]
         if tol < 0:
             raise ValueError(f"tol must be >= 0; got {tol!r}")
-        L, R = np.broadcast_arrays(np.asarray(lhs, dtype=float), np.asarray(rhs, dtype=float))
+        try:
+            L, R = np.broadcast_arrays(np.asarray(lhs, dtype=float), np.asarray(rhs, dtype=float))
+            if where is not None:
+                np.broadcast_shapes(np.shape(where), L.shape)
+        except ValueError:  # the sides (or the selection) do not match: the step fails
+            err = ProofShapeError(self.title, name, claim, np.shape(lhs), np.shape(rhs))
+            if not self._collect(err, kind):
+                raise err from None
+            tex = claim_tex(claim) if tex is None else tex
+            self.rows.append(_Row(name, claim, rel, 0, None, tex, kind, why,
+                                  failed=f"fails: sides of shapes {np.shape(lhs)} and {np.shape(rhs)}"))
+            return self
         L, R = L.ravel(), R.ravel()
         single = L.size == 1
         shape = np.broadcast_shapes(np.shape(lhs), np.shape(rhs))

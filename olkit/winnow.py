@@ -416,6 +416,8 @@ def winnow_proof(tr, J, d: int, title: str):
     p.step(
         "2", "on a promotion some active relevant w_j < d", small_rel, "<", d, where=pro, allow_empty=True
     )
+    p.step("lg", "ceil(lg d) is the least L with d <= 2^L: d <= 2^L", d, "<=", 2**lg)
+    p.step("lg'", "... and 2^(L-1) < d", 2.0 ** (lg - 1), "<", d)
     p.step("3", "per relevant j: promotions with w_j < d <= ceil(lg d)", charged.sum(axis=0), "<=", lg)
     p.step("3'", "P <= k ceil(lg d)", P[-1], "<=", k * lg)
     p.step(
@@ -452,6 +454,7 @@ def winnow_proof(tr, J, d: int, title: str):
         np.r_[0, np.cumsum(yhat != y)][keep_all],
     )
     p.step("5", "N <= 1 + P after every mistake", N[1:], "<=", 1 + P[1:])
+    p.step("6'", "olkit's bound = 1 + 2k ceil(lg d)", winnow_disjunction_bound(d, k), "==", 1 + 2 * k * lg)
     p.step("6", "M <= 1 + 2k ceil(lg d)", len(rounds), "<=", winnow_disjunction_bound(d, k))
     return p
 
@@ -523,6 +526,11 @@ def normalized_winnow_proof(tr, v, eta: float, title: str):
     )
     p.step("5", "Phi_1 <= ln N", phi[0], "<=", math.log(N), tol=1e-12)
     p.step("6", "Phi_t >= 0", phi, ">=", 0, tol=1e-12)
+    p.step("7'", "olkit's bound = ln N / (eta rho_inf - eta^2 r_inf^2 / 2)",
+           normalized_winnow_bound(N, r_inf, rho_inf, eta), "==",
+           math.log(N) / (eta * rho_inf - eta**2 * r_inf**2 / 2), tol=1e-9)
+    p.step("7''", "... = 2 (r_inf / rho_inf)^2 ln N at eta = rho_inf / r_inf^2 (olkit's default)",
+           normalized_winnow_bound(N, r_inf, rho_inf), "==", 2 * (r_inf / rho_inf) ** 2 * math.log(N), tol=1e-9)
     p.step(
         "7",
         "M <= ln N / (eta rho_inf - eta^2 r_inf^2 / 2)",

@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
 
+import olkit
 from olkit.proof import Proof, ProofStepError, counterexample, fmt
 
 
@@ -178,3 +179,14 @@ def test_a_table_of_instances_names_row_and_column():
         Proof("T").step("1", "x <= 1", lhs, "<=", np.ones(4))
     with pytest.raises(ProofStepError, match=r"index \(1, 1, 2\) of the 2 x 2 x 2 table"):
         Proof("T").step("1", "x <= 1", np.eye(2)[None, :, ::-1].repeat(2, 0) * 5, "<=", 1.0)
+
+
+def test_sides_of_different_shapes_fail_the_step_and_name_both_shapes():
+    """A run and a proof that disagree on the instances (9 recorded updates, 8 recomputed) fail the step."""
+    with pytest.raises(olkit.ProofShapeError, match=r"step 4 .* shape \(9,\) and the right side \(8,\)"):
+        olkit.Proof("T").step("4", "a <= b", np.zeros(9), "<=", np.ones(8))
+    with pytest.raises(olkit.ProofShapeError):
+        olkit.Proof("T").step("4", "a <= b", np.zeros(3), "<=", 1, where=np.ones(4, bool))
+    with olkit.negative_control("sides of different shapes", expect=["4"]) as ctl:
+        olkit.Proof("T").step("4", "a <= b", np.zeros(9), "<=", np.ones(8))
+    assert [f.step for f in ctl.caught] == ["4"]
