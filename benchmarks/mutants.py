@@ -19,14 +19,19 @@
 
    * ``check``  -- a proof check stopped the notebook (``ProofStepError``, or an ``assert`` of the notebook);
    * ``guard``  -- one of olkit's own checks raised (``ValueError``, ``NotRealizableError``, ``FloatingPointError``);
-   * ``unit``   -- no notebook check stopped it (the notebooks ran through, changed an output or crashed),
-     but the module's unit tests (``tests/test_<module>.py``, see ``UNIT_EXTRA``) fail on the mutant (input
-     checks, limits, what the book never calls);
+   * ``unit``   -- the notebooks ran through (with the same or changed outputs), but the module's unit
+     tests (``tests/test_<module>.py``, see ``UNIT_EXTRA``) fail on the mutant (input checks, limits,
+     what the book never calls);
    * ``error``  -- the notebook crashed with another exception (``TypeError``, ``IndexError``, ...), or
      with a ``ValueError`` raised inside numpy rather than by an olkit ``raise`` (mismatched shapes);
    * ``timeout`` -- the notebook ran past ``--timeout`` seconds;
    * ``output`` -- the notebook ran through, but a stored text output changed (nbval would fail);
-   * ``survived`` -- the notebook ran through with every text output unchanged.
+   * ``survived`` -- the notebook ran through with every text output unchanged;
+   * ``dormant`` -- as ``survived``, but the mutated expression was never evaluated: the mutated module
+     calls a probe around it (:class:`_Probe`), and the probe never fired.  Line coverage counts the
+     line of ``a if c else b`` as executed when only one arm ran; a mutant of the other arm cannot
+     change anything the chapter does, and is not counted (default values, evaluated when the ``def``
+     runs, get no probe and are always counted).
 
 4. **Report.**  ``benchmarks/mutants.md``: the counts, the share stopped by a check, and one row per
    mutant (module, line, mutation, verdict, notebook, message).  Survivors need a human: either the
@@ -82,7 +87,7 @@ RENDERING = {"__repr__", "_repr_html_", "_table", "fmt", "math", "status", "draw
 CHAPTER_MODULES = ["finite", "littlestone", "ellipsoid", "linear", "adversaries", "classes", "cover", "game",
                    "proof", "bounds", "fp", "baselines", "experts", "winnow", "oco", "batch", "streams"]
 #: Verdicts from strongest to weakest.
-ORDER = ["check", "guard", "unit", "error", "timeout", "output", "survived"]
+ORDER = ["check", "guard", "unit", "error", "timeout", "output", "survived", "dormant"]
 #: Exceptions that olkit raises on purpose (input checks, realizability, lost definiteness): a guard stopped it.
 GUARDS = {"ValueError", "NotRealizableError", "FloatingPointError"}
 
@@ -449,13 +454,76 @@ def candidates(module: str, lines: set[int], computing: bool = False) -> list[Mu
     return out
 
 
-def mutated_source(m: Mutant) -> str:
+#: The probe: a mutated module calls it where the mutation sits, so that a run can tell a mutant the
+#: notebooks never evaluated (a branch of a conditional expression, the other arm of an ``if``) from one
+#: they evaluated and did not notice.  It writes the file named by ``OLKIT_PROBE`` once.
+PROBE = "__olkit_probe__"
+_PROBE_DEF = f"""
+_olkit_probe_hit = False
+
+
+def {PROBE}(v=None):
+    global _olkit_probe_hit
+    if not _olkit_probe_hit:
+        _olkit_probe_hit = True
+        import os as _os
+        open(_os.environ.get("OLKIT_PROBE", _os.devnull), "a").close()
+    return v
+"""
+
+
+def _probe(node: ast.expr) -> ast.Call:
+    return ast.Call(func=ast.Name(id=PROBE, ctx=ast.Load()), args=[node], keywords=[])
+
+
+class _Probe(ast.NodeTransformer):
+    """Wrap the mutated expression in a call of the probe (the same value), or put a call of the probe
+    before the mutated statement (``+=``).  Default values are left alone: they are evaluated when the
+    ``def`` runs, whether or not a call uses them."""
+
+    def __init__(self, target):
+        self.target = target
+        self.defaults: set[int] = set()
+
+    def visit_arguments(self, node):
+        self.defaults.update(id(d) for d in (*node.defaults, *node.kw_defaults) if d is not None)
+        return self.generic_visit(node)
+
+    def visit(self, node):
+        if node is self.target and id(node) not in self.defaults:
+            if isinstance(node, ast.AugAssign):
+                return [ast.Expr(_probe(ast.Constant(None))), node]
+            if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+                node.test = _probe(node.test)
+                return self.generic_visit(node)
+            if isinstance(node, ast.expr):
+                return _probe(self.generic_visit(node))
+        return super().visit(node)
+
+
+def _insert_probe_def(tree: ast.Module) -> None:
+    k = 0
+    body = tree.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        k = 1
+    while k < len(body) and isinstance(body[k], ast.ImportFrom) and body[k].module == "__future__":
+        k += 1
+    tree.body[k:k] = ast.parse(_PROBE_DEF).body
+
+
+def mutated_source(m: Mutant, probe: bool = False) -> str:
+    """The module's source with the mutant applied (and, with ``probe``, the probe around it)."""
     tree = ast.parse((OLKIT / f"{m.module}.py").read_text())
     node = list(ast.walk(tree))[m.index]
     if isinstance(node, ast.UnaryOp):
+        target = node.operand
         tree = _DropUnary(node).visit(tree)
     else:
         apply(node, m.variant)
+        target = node
+    if probe:
+        tree = _Probe(target).visit(tree)
+        _insert_probe_def(tree)
     return ast.unparse(ast.fix_missing_locations(tree))
 
 
@@ -469,7 +537,9 @@ def run_mutant(m: Mutant, nbs: list[str], timeout: int) -> dict:
     try:
         pkg = tmp / "olkit"
         shutil.copytree(OLKIT, pkg, ignore=shutil.ignore_patterns("__pycache__"))
-        (pkg / f"{m.module}.py").write_text(mutated_source(m))
+        (pkg / f"{m.module}.py").write_text(mutated_source(m, probe=True))
+        hit = tmp / "probe-hit"
+        os.environ["OLKIT_PROBE"] = str(hit)  # this worker's kernels inherit it
         best = {"verdict": "survived", "notebook": nbs[0] if nbs else "", "message": ""}
         t0 = time.time()
         for nb in nbs:
@@ -490,7 +560,11 @@ def run_mutant(m: Mutant, nbs: list[str], timeout: int) -> dict:
                 best = {"verdict": verdict, "notebook": nb, "message": f"{ename}: {msg}" if ename else ""}
             if verdict == "check":
                 break
-        if best["verdict"] in ("error", "timeout", "output", "survived"):
+        if best["verdict"] == "survived" and not hit.exists():
+            # the notebooks never evaluated the mutated expression: no check could see it
+            return {**asdict(m), "verdict": "dormant", "notebook": best["notebook"],
+                    "message": "never evaluated by the chapter's notebooks", "seconds": round(time.time() - t0, 1)}
+        if best["verdict"] in ("output", "survived"):  # the notebooks ran through: do the unit tests see it?
             tests = [t for t in (ROOT / "tests" / name for name in unit_tests(m.module)) if t.exists()]
             if tests:
                 import subprocess
@@ -619,8 +693,9 @@ def write_report(results: list[dict], n_pool: int, modules: list[str], args, sec
         r["equivalent"] = eq.get(f"{r['module']}:{r['line']}:{r['description']}", "")
     counts = {v: sum(r["verdict"] == v for r in results) for v in ORDER}
     n_eq = sum(bool(r["equivalent"]) and r["verdict"] in ("survived", "output") for r in results)
-    non_eq = len(results) - n_eq
-    n_stopped = sum(r["verdict"] != "survived" and not (r["equivalent"] and r["verdict"] == "output") for r in results)
+    non_eq = len(results) - n_eq - counts["dormant"]
+    n_stopped = sum(r["verdict"] not in ("survived", "dormant") and not (r["equivalent"] and r["verdict"] == "output")
+                    for r in results)
     share = counts["check"] / non_eq if non_eq else float("nan")
     lines = [
         "# Mutation testing: how often a proof check stops a broken olkit",
@@ -644,9 +719,11 @@ def write_report(results: list[dict], n_pool: int, modules: list[str], args, sec
         f"| error | {counts['error']} | the notebook crashed: another exception, or a ValueError that numpy raised inside olkit (mismatched shapes) |",
         f"| timeout | {counts['timeout']} | a cell ran past {args.timeout} s |",
         f"| output | {counts['output']} | ran through; a stored text output changed (nbval fails) |",
-        f"| survived | {counts['survived']} | ran through with identical text outputs |",
+        f"| survived | {counts['survived']} | ran through with identical text outputs, the mutated code evaluated |",
+        f"| dormant | {counts['dormant']} | ran through, the mutated expression never evaluated (a probe around it never fired): no check can see it; not counted |",
         "",
-        f"Judged equivalent (cannot change behaviour; reasons in `benchmarks/mutants_equivalent{eqfile}.md`): {n_eq}.",
+        f"Judged equivalent (cannot change behaviour; reasons in `benchmarks/mutants_equivalent{eqfile}.md`): {n_eq}; "
+        f"dormant: {counts['dormant']}.",
         f"**Stopped by a proof check or a notebook assert: {counts['check']} of {non_eq} non-equivalent "
         f"{'computing-line ' if getattr(args, 'computing', False) else ''}mutants = {100 * share:.1f}%**; "
         f"by a proof check or one of olkit's explicit checks (guards): {counts['check'] + counts['guard']} = "
@@ -665,7 +742,7 @@ def write_report(results: list[dict], n_pool: int, modules: list[str], args, sec
         lines.append(f"| {r['module']} | {r['line']} | {desc} | {r['verdict']} | "
                      f"{Path(r['notebook']).name} | {eq} | {msg} |")
     Path(args.out).write_text("\n".join(lines) + "\n")
-    print("\n".join(lines[:19]))
+    print("\n".join(lines[:20]))
     print(f"[mutants] wrote {args.out}")
 
 
