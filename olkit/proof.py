@@ -392,6 +392,7 @@ class _Failure:
     step: str
     kind: str
     message: str
+    where: str = ""  # where the step failed: "round 17", "row 2, column 3 of the 9 x 4 table", "the run"
 
 
 @dataclass
@@ -408,7 +409,7 @@ class NegativeControl:
             self.proofs.append(proof)
         title = proof.title if proof is not None else "assert"
         step = getattr(err, "step", "assert")
-        self.failures.append(_Failure(title, str(step), kind, str(err)))
+        self.failures.append(_Failure(title, str(step), kind, str(err), str(getattr(err, "round", ""))))
 
     @property
     def caught(self) -> list[_Failure]:
@@ -432,7 +433,8 @@ class NegativeControl:
 
 
 @contextmanager
-def negative_control(broken: str, expect: str | tuple[str, ...] | None = None) -> Iterator[NegativeControl]:
+def negative_control(broken: str, expect: str | tuple[str, ...] | None = None,
+                     at: dict | None = None) -> Iterator[NegativeControl]:
     """Run a proof's checks on a deliberately broken learner or constant; require that a check fails.
 
     Inside the block every :class:`Proof` step that fails is recorded instead of raised, and the
@@ -442,6 +444,11 @@ def negative_control(broken: str, expect: str | tuple[str, ...] | None = None) -
     check failed -- failing identities do not count -- and, if ``expect`` names steps, when none of
     them failed.  Any other exception (an input guard's ``ValueError``, a crash) propagates: it is
     not a proof check catching the variant.
+
+    ``at`` maps a step to the place where it must fail first, as the notebook computes it on its own
+    (the first round where the broken learner departs from the algorithm, say): an int ``k`` means
+    "round k", a string is compared with the place as written ("row 2, column 3 of the 9 x 4
+    table").  A step that fails elsewhere, or not at all, fails the control.
 
     >>> with negative_control("Hedge with rate 3 eta", expect="3") as ctl:
     ...     hedge_proof(broken_run)
@@ -467,3 +474,11 @@ def negative_control(broken: str, expect: str | tuple[str, ...] | None = None) -
             f"negative control ({broken}): expected step {' or '.join(ctl.expect)} to fail; "
             f"failed instead: {', '.join(sorted({f.step for f in ctl.caught}))}"
         )
+    for step, place in (at or {}).items():
+        want = f"round {place}" if isinstance(place, (int, np.integer)) else str(place)
+        got = [f.where for f in ctl.caught if f.step == step]
+        if want not in got:
+            raise AssertionError(
+                f"negative control ({broken}): expected step {step} to fail at {want}; "
+                + (f"it failed at {', '.join(got)}" if got else "it did not fail")
+            )

@@ -190,3 +190,18 @@ def test_sides_of_different_shapes_fail_the_step_and_name_both_shapes():
     with olkit.negative_control("sides of different shapes", expect=["4"]) as ctl:
         olkit.Proof("T").step("4", "a <= b", np.zeros(9), "<=", np.ones(8))
     assert [f.step for f in ctl.caught] == ["4"]
+
+
+def test_a_negative_control_can_require_where_a_step_fails():
+    lhs = np.array([0, 0, 5, 0])  # fails first at round 3
+    with olkit.negative_control("fails at round 3", expect="1", at={"1": 3}) as ctl:
+        Proof("T").step("1", "x <= 1", lhs, "<=", 1)
+    assert ctl.caught[0].where == "round 3"
+    with pytest.raises(AssertionError, match="expected step 1 to fail at round 2; it failed at round 3"):
+        with olkit.negative_control("fails at round 3", at={"1": 2}):
+            Proof("T").step("1", "x <= 1", lhs, "<=", 1)
+    with pytest.raises(AssertionError, match="expected step 2 to fail at round 1; it did not fail"):
+        with olkit.negative_control("fails at round 3", at={"2": 1}):
+            Proof("T").step("1", "x <= 1", lhs, "<=", 1)
+    with olkit.negative_control("a table", at={"t": "row 2, column 1 of the 2 x 2 table"}):
+        Proof("T").step("t", "x <= 1", np.array([[0, 0], [2, 0]]), "<=", 1)
