@@ -116,7 +116,7 @@ def cmd_test() -> None:
     browser_ready()  # the browser test (tests/test_browser.py) runs if Chromium is here; else says why not
     # unit and property tests, the broken-variant tests, and nbval (strict) on every notebook;
     # run last so that pytest's summary is the closing line
-    sh(PY, "-m", "pytest", *workers(), "--nbval", "tests", "chapters", env=env())
+    sh(PY, "-m", "pytest", *workers(), "--durations=15", "--nbval", "tests", "chapters", env=env())
     say(f"all tests passed in {time.time() - t0:.0f} s")
 
 
