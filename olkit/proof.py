@@ -35,7 +35,7 @@ import numpy as np
 
 from .claimtex import claim_tex
 
-__all__ = ["NegativeControl", "Proof", "ProofStepError", "counterexample", "fmt", "negative_control"]
+__all__ = ["NegativeControl", "Proof", "ProofShapeError", "ProofStepError", "counterexample", "fmt", "negative_control"]
 
 _RELATIONS = ("<=", ">=", "==", "<", ">")
 

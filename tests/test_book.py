@@ -91,3 +91,27 @@ def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text()
     assert "python3 dev.py test" in readme and "python3 dev.py test" in ci
     assert "python3 dev.py book" in readme
+
+
+def test_the_api_reference_lists_every_public_name_with_a_docstring():
+    """Every name of ``olkit.__all__`` (the names the chapters use) has a docstring and an entry in the
+    API reference: its defining module is on one of the pages api/*.md and lists it in ``__all__``."""
+    import importlib
+    import inspect
+
+    import olkit
+
+    pages = "".join(p.read_text() for p in (ROOT / "api").glob("*.md"))
+    documented = set(re.findall(r"automodule:: (\S+)", pages))
+    for name in olkit.__all__:
+        obj = getattr(olkit, name)
+        if inspect.ismodule(obj):
+            assert obj.__name__ in documented, f"olkit.{name}: module without an API page"
+            continue
+        assert (obj.__doc__ or "").strip(), f"olkit.{name} has no docstring"
+        mod = obj.__module__
+        assert mod in documented, f"olkit.{name}: its module {mod} is on no API page"
+        assert name in importlib.import_module(mod).__all__, f"olkit.{name}: not in {mod}.__all__"
+    toc = (ROOT / "_toc.yml").read_text()
+    for page in (ROOT / "api").glob("*.md"):
+        assert f"api/{page.stem}" in toc, f"{page.name} is not in the table of contents"
