@@ -7,7 +7,7 @@ __version__ = "0.1.0"
 
 from . import batch, claimtex, cover, ellipsoid, fp, linear, oco, plots, streams, winnow, work
 from .adversaries import BisectionAdversary, GreedyAdversary, GridAdversary, TreeAdversary, grid_worst_case
-from .adversaries import WinnowAdversary, winnow_worst_case
+from .adversaries import WinnowAdversary, winnow_worst_case, worst_case_mistakes
 from .baselines import Constant, MidpointThreshold, RandomGuess
 from .bounds import consistent_bound, halfspace_halving_bound, halving_bound
 from .bounds import (
@@ -52,7 +52,7 @@ from .littlestone import (
     shattered_tree,
     vcdim,
 )
-from .game import NotRealizableError, Trace, play, run, to_01, to_pm1, worst_case_mistakes
+from .game import NotRealizableError, Trace, play, run, to_01, to_pm1
 from .game import UpdateTrace, run_stream
 from .streams import (
     disjunction_stream,

@@ -32,7 +32,7 @@ import itertools
 import numpy as np
 
 from . import fp
-from .classes import as_class, grid_int
+from .classes import as_class, check_class, grid_int
 from .game import int_at_least
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "WinnowAdversary",
     "grid_worst_case",
     "winnow_worst_case",
+    "worst_case_mistakes",
 ]
 
 
@@ -422,3 +423,54 @@ def winnow_worst_case(d: int, k: int, tie: int = 1) -> tuple[int, list[np.ndarra
         w = tuple(np.where(A[i] == 1, 2 * wa if Y[i] == 1 else 0, wa).tolist())
     value.cache_clear()
     return total, seq
+
+
+def worst_case_mistakes(H, make_learner, max_size: int = 24) -> int | float:
+    """M_A(H) of UML Definition 21.1, computed exactly for a small dense class.
+
+    The sup over target h in H and over sequences (chosen adaptively, which is
+    the same thing for a deterministic learner) is a game-tree search: from a
+    version space V, the environment picks x and a label y that keeps V_y =
+    {h in V : h(x) = y} non-empty, and collects 1[A(x) != y] + M(V_y).
+
+    ``make_learner(H)`` builds a fresh deterministic learner.  The search
+    memoizes on V, which is exact for learners whose prediction depends on the
+    version space only (Consistent with update="version_space", Halving, SOA);
+    the learner is replayed along a shortest history to each V.  If the learner
+    errs on a point that all of V labels alike, the environment can repeat that
+    point forever, and the result is ``inf``.  Classes with more than
+    ``max_size`` hypotheses are refused (the search is exponential).
+    """
+    A = check_class(H)
+    if A.shape[0] > max_size:
+        raise ValueError(f"worst_case_mistakes: |H| = {A.shape[0]} exceeds max_size = {max_size} (exponential search)")
+    memo: dict[bytes, float] = {}
+
+    def learner_after(history):
+        learner = make_learner(A)
+        for x, y in history:
+            learner.predict(x)
+            learner.update(x, y)
+        return learner
+
+    def value(V: np.ndarray, history: tuple) -> float:
+        key = V.tobytes()
+        if key in memo:
+            return memo[key]
+        best = 0.0
+        learner = learner_after(history)
+        for x in range(A.shape[1]):
+            col = A[V, x]
+            yhat = learner.predict(x)
+            if col.min() == col.max():  # V agrees on x: the label is forced
+                if yhat != col[0]:
+                    memo[key] = float("inf")
+                    return float("inf")
+                continue
+            for y in (0, 1):
+                best = max(best, float(yhat != y) + value(V[col == y], history + ((x, y),)))
+        memo[key] = best
+        return best
+
+    v = value(np.arange(A.shape[0]), ())
+    return v if v == float("inf") else int(v)

@@ -62,15 +62,10 @@ __all__ = [
     "ball_proof",
     "theorem_proof",
     "Ellipsoid",
-    "GridAdversary",
     "ball_in_ellipsoid",
-    "draw_ellipse",
-    "draw_step",
-    "draw_update",
     "ellipsoid_bound",
     "ellipsoid_bound_lecture",
     "ellipsoid_form",
-    "grid_worst_case",
     "inner_ball",
     "john_weights",
     "max_form_on_ball",
@@ -405,10 +400,6 @@ def realizable_grid_sequence(n: int, d: int, T: int, rng: np.random.Generator, w
     return K / n, np.sign(K @ kw).astype(np.int64), kw / n
 
 
-# The grid environments moved to olkit.adversaries and the drawings to olkit.plots;
-# the names stay importable from here.
-from .adversaries import GridAdversary, grid_worst_case  # noqa: E402
-from .plots import draw_ellipse, draw_step, draw_update  # noqa: E402
 
 
 # ------------------------------------------------------------------------------------------------

@@ -29,9 +29,10 @@ checks a tree against Definition 21.4 by enumerating all root-to-leaf labelings
 with plain numpy on the matrix -- no code shared with the search, so each can
 catch the other.
 
-:class:`TreeGame` is the game of Lemma 21.6 round by round.  The figures
-(:func:`draw_tree`, the widget :func:`tree_game_widget`) and the display
-:class:`Table` live in :mod:`olkit.plots` and are importable from here too.
+:class:`TreeGame` is the game of Lemma 21.6 round by round.  Its figures
+(:func:`olkit.plots.draw_tree`, :func:`olkit.plots.draw_tree_game`, the widget
+:func:`olkit.plots.tree_game_widget`) and the display :class:`olkit.plots.Table` live in
+:mod:`olkit.plots`, above the learners: a learner never imports a figure.
 """
 from __future__ import annotations
 
@@ -47,16 +48,13 @@ __all__ = [
     "LdimByDefinition",
     "LdimSolver",
     "SOA",
-    "Table",
     "TreeGame",
-    "draw_tree",
     "is_shattered",
     "is_shattered_set",
     "ldim",
     "ldim_brute",
     "ldim_at_least",
     "shattered_tree",
-    "tree_game_widget",
     "vcdim",
 ]
 
@@ -638,16 +636,6 @@ class TreeGame:
                          f"|V_t| = {self.sizes[-1]}, Ldim(V_t) = {self.ldims[-1]}. Predict 0 or 1.")
         return "\n".join(lines)
 
-    def draw(self, ax, point_names=None, title: str | None = None):
-        """The tree with the path played so far (see :func:`draw_tree`)."""
-        from .plots import draw_tree
-
-        names = None if point_names is None else (lambda p: str(point_names[p]))
-        return draw_tree(ax, self.tree, path=self.ys, names=names, title=title)
-
-
-# Displays and figures moved to olkit.plots; the names stay importable from here.
-from .plots import Table, draw_tree, tree_game_widget  # noqa: E402
 
 
 # -- the checks of Chapter 2, from the recorded games -------------------------------------------

@@ -24,6 +24,7 @@ __all__ = [
     "draw_set",
     "draw_step",
     "draw_tree",
+    "draw_tree_game",
     "draw_update",
     "eta_widget",
     "plot_mistakes",
@@ -172,6 +173,13 @@ def draw_tree(
     return ax
 
 
+def draw_tree_game(ax, game, point_names=None, title: str | None = None):
+    """The tree of a :class:`olkit.littlestone.TreeGame` with the path played so far (see
+    :func:`draw_tree`); ``point_names`` maps a point to its name."""
+    names = None if point_names is None else (lambda p: str(point_names[p]))
+    return draw_tree(ax, game.tree, path=game.ys, names=names, title=title)
+
+
 def tree_game_widget(classes: dict, point_names: dict | None = None, figsize=(6.4, 3.2)):
     """An ipywidgets game: the reader (or SOA, on request) predicts, the tree environment answers.
 
@@ -206,7 +214,7 @@ def tree_game_widget(classes: dict, point_names: dict | None = None, figsize=(6.
         g, name = state["game"], choice.value
         fig = Figure(figsize=figsize)
         ax = fig.subplots()
-        g.draw(ax, point_names.get(name), title=f"{name}: Ldim = {g.depth}, mistakes so far: {g.mistakes}")
+        draw_tree_game(ax, g, point_names.get(name), title=f"{name}: Ldim = {g.depth}, mistakes so far: {g.mistakes}")
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=80)
         image.value = buf.getvalue()

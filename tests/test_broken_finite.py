@@ -11,7 +11,8 @@ import pytest
 
 import olkit
 from olkit.broken import finite as broken
-from olkit.ellipsoid import Ellipsoid, GridAdversary, ball_proof, theorem_proof
+from olkit.adversaries import GridAdversary
+from olkit.ellipsoid import Ellipsoid, ball_proof, theorem_proof
 
 
 def _sequence(H, T, seed):

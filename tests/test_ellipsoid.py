@@ -11,16 +11,14 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import olkit  # noqa: E402
+from olkit.adversaries import GridAdversary, grid_worst_case  # noqa: E402
+from olkit.plots import draw_ellipse, draw_step  # noqa: E402
 from olkit.ellipsoid import (  # noqa: E402
     Ellipsoid,
-    GridAdversary,
     ball_in_ellipsoid,
-    draw_ellipse,
-    draw_step,
     ellipsoid_bound,
     ellipsoid_bound_lecture,
     ellipsoid_form,
-    grid_worst_case,
     inner_ball,
     max_form_on_ball,
     realizable_grid_sequence,
@@ -368,7 +366,8 @@ def test_realizable_grid_sequence_draws_w_star_from_the_whole_grid():
 
 
 def _grid_runs(learner=None):
-    from olkit.ellipsoid import Ellipsoid, GridAdversary, realizable_grid_sequence
+    from olkit.adversaries import GridAdversary
+    from olkit.ellipsoid import Ellipsoid, realizable_grid_sequence
 
     make = learner or Ellipsoid
     rng = np.random.default_rng(5)

@@ -525,24 +525,24 @@ def test_checker_and_solver_validate_their_input():
 def test_draw_tree(d):
     fig, ax = plt.subplots()
     tree = np.arange(2**d - 1)
-    L.draw_tree(ax, tree, path=[1, 0, 1][: d], leaf_labels=[f"h{j}" for j in range(2**d)], title="t")
+    olkit.plots.draw_tree(ax, tree, path=[1, 0, 1][: d], leaf_labels=[f"h{j}" for j in range(2**d)], title="t")
     plt.close(fig)
     with pytest.raises(ValueError, match="path"):
-        L.draw_tree(ax, tree, path=[0] * (d + 1))
+        olkit.plots.draw_tree(ax, tree, path=[0] * (d + 1))
     with pytest.raises(ValueError, match="leaf_labels"):
-        L.draw_tree(ax, tree, leaf_labels=["a"] * (2**d + 1))
+        olkit.plots.draw_tree(ax, tree, leaf_labels=["a"] * (2**d + 1))
 
 
 def test_table_text_and_html():
-    t = L.Table([[0, "*"], [1, 1]], header=["h1", "h2"], index=["v1", "v2"], caption="c")
+    t = olkit.plots.Table([[0, "*"], [1, 1]], header=["h1", "h2"], index=["v1", "v2"], caption="c")
     assert repr(t) == "c\n    h1  h2\nv1   0   *\nv2   1   1"
     assert "<th>v1</th><td>0</td><td>*</td>" in t._repr_html_()
     with pytest.raises(ValueError, match="entries"):
-        L.Table([[0]], header=["a", "b"])
+        olkit.plots.Table([[0]], header=["a", "b"])
 
 
 def test_tree_game_widget_plays_without_a_kernel():
-    w = L.tree_game_widget({"thresholds n=7": olkit.thresholds(7), "singletons": olkit.singletons(5)})
+    w = olkit.plots.tree_game_widget({"thresholds n=7": olkit.thresholds(7), "singletons": olkit.singletons(5)})
     assert repr(w) == "TreeGame widget, 2 classes (needs a live kernel)"
     (choice, restart), (b0, b1, bsoa), image, text = w.children[0].children, w.children[1].children, *w.children[2:]
     assert image.value[:4] == b"\x89PNG"
