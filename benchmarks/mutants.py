@@ -85,7 +85,8 @@ DEFAULT_MODULES = ["finite", "littlestone", "ellipsoid", "linear", "adversaries"
 RENDERING = {"__repr__", "_repr_html_", "_table", "fmt", "math", "status", "draw"}
 #: Modules a chapter's mutants may come from (``--chapter``): every olkit module but rendering and tooling.
 CHAPTER_MODULES = ["finite", "littlestone", "ellipsoid", "linear", "adversaries", "classes", "cover", "game",
-                   "proof", "bounds", "fp", "baselines", "experts", "winnow", "oco", "batch", "streams"]
+                   "proof", "bounds", "fp", "baselines", "experts", "expert_game", "minimax", "soa_experts",
+                   "winnow", "oco", "batch", "streams"]
 #: Verdicts from strongest to weakest.
 ORDER = ["check", "guard", "unit", "error", "timeout", "output", "survived", "dormant"]
 #: Exceptions that olkit raises on purpose (input checks, realizability, lost definiteness): a guard stopped it.
@@ -592,6 +593,9 @@ def run_mutant(m: Mutant, nbs: list[str], timeout: int) -> dict:
 UNIT_EXTRA = {
     "adversaries": ["test_ellipsoid.py", "test_winnow.py", "test_littlestone.py", "test_finite.py"],
     "baselines": ["test_game.py"],
+    "expert_game": ["test_experts.py"],
+    "minimax": ["test_experts.py"],
+    "soa_experts": ["test_experts.py"],
 }
 
 
