@@ -429,7 +429,9 @@ def ball_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) -> Pr
     y_t<w_t, x_t> from the recorded centre (a tie, |<w_t, x_t>| <= 1e-9 ||w_t|| ||x_t||, is 0),
     step 6 evaluates the recorded E_{t+1} at the pole and the equator of E_t cut by the update,
     step 7 computes the exact maximum of the form of E_t over B(c, r) (:func:`max_form_on_ball`),
-    certified by its duality bound (7') and by 64 sampled points (7'').  Steps 1 and 2 are facts of
+    certified by its duality bound (7') and by 64 sampled points (7''); step 7h checks the solver's
+    degenerate "hard case" on every E_t, a ball centred at w_t, whose maximum is r^2 / lambda_min(A_t)
+    (the largest eigenvalue of A_t^{-1}, from ``numpy.linalg.eigvalsh``).  Steps 1 and 2 are facts of
     the grid (identities: they hold for every realizable grid sequence); the others are checks.
     Returns the Proof.
     """
@@ -437,6 +439,7 @@ def ball_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) -> Pr
 
     gap, sampled = [], []
     c1, c3, c4, c5, c5tol, c6p, c6e, c7, c8, r1, r3, r5, r7, r8, r4 = ([] for _ in range(15))
+    hard, hard_eig = [], []
     for label, trace, ws, nn in runs:
         dd = trace.x.shape[1]
         c, r = inner_ball(ws, nn)
@@ -486,6 +489,9 @@ def ball_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) -> Pr
             ]
         )
         c8.append(trace.state["logdet"] / 2 - dd * math.log(r))
+        for w_t, A_t in zip(trace.state["w"], trace.state["A"]):  # the ball B(w_t, r): the hard case
+            hard.append(max_form_on_ball(w_t, r, w_t, A_t, True))
+            hard_eig.append(r * r / np.linalg.eigvalsh(A_t)[0])
         r7 += [f"{label}, E_{t}" for t in range(1, trace.T + 2)]
     cat = np.concatenate
     p = Proof(title)
@@ -564,6 +570,15 @@ def ball_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) -> Pr
         rounds=np.array(r7),
         tol=1e-12,
     )
+    p.step(
+        "7h",
+        "max over B(w_t, r) of the form of E_t (value and bound) = r^2 / lambda_min(A_t)",
+        _r12(np.ravel(hard)),
+        "==",
+        _r12(np.repeat(hard_eig, 2)),
+        rounds=np.repeat(r7, 2),
+        tol=1e-9,
+    )
     p.step("8", "(1/2) log det A_t - d ln r >= 0", cat(c8), ">=", 0, rounds=np.array(r7))
     return p
 
@@ -575,11 +590,13 @@ def theorem_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) ->
 
     Step 1 compares the recorded (1/2) log det A_{t+1} with U_t ln rho_d and -U_t/(2d+2), where U_t
     is read off the recorded update counter; step 2 with the floor d ln r of :func:`inner_ball`;
-    step 3 compares U with :func:`ellipsoid_bound`; step 4 the game's mistakes with U.
+    step 3 compares U with :func:`ellipsoid_bound`, and step 3' checks that this bound is what steps 1
+    and 2 give, (2d+2) d ln(1/r) with the radius r of :func:`inner_ball`; step 4 the game's mistakes
+    with U.
     """
     from .proof import Proof
 
-    s1, s1b, s2, U, M, bound, lab_t, lab = ([] for _ in range(8))
+    s1, s1b, s2, U, M, bound, chain, lab_t, lab = ([] for _ in range(9))
     for label, trace, ws, nn in runs:
         dd = trace.x.shape[1]
         Ut = np.cumsum(update_rounds(trace))
@@ -591,6 +608,7 @@ def theorem_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) ->
         U.append(int(Ut[-1]))
         M.append(trace.M)
         bound.append(ellipsoid_bound(nn, dd))
+        chain.append((2 * dd + 2) * dd * -math.log(inner_ball(ws, nn)[1]))  # U/(2d+2) <= d ln(1/r)
         lab.append(label)
     cat = np.concatenate
     p = Proof(title)
@@ -606,5 +624,7 @@ def theorem_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) ->
     p.step("1", "(1/2) log det A_{t+1} <= -U_t/(2d+2)", cat(s1b), "<=", 0, rounds=np.array(lab_t))
     p.step("2", "(1/2) log det A_{t+1} >= d ln r", cat(s2), ">=", 0, rounds=np.array(lab_t))
     p.step("3", "U <= 2d(d+1) ln(2dn^2)", U, "<=", bound, rounds=np.array(lab))
+    p.step("3'", "2d(d+1) ln(2dn^2) = (2d+2) d ln(1/r)  [steps 1 and 2]", _r12(bound), "==", _r12(chain),
+           rounds=np.array(lab), tol=1e-9)
     p.step("4", "M <= U", M, "<=", U, rounds=np.array(lab))
     return p

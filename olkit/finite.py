@@ -259,14 +259,16 @@ def _candidates(H, trace: Trace, update: str) -> np.ndarray:
     return ~np.logical_or.accumulate(removed, axis=1)
 
 
-def consistent_proof(trace: Trace, H, title: str, update: str = "version_space") -> Proof:
+def consistent_proof(trace: Trace, H, title: str, update: str = "version_space", choice: str | None = None) -> Proof:
     """The proof of Consistent's bound M <= |H| - 1 (UML Corollary 21.2; Telgarsky, Lecture 10),
     steps 0-4 of Theorem ``thm-consistent`` of the book's Section 1.2, on a recorded trace.
 
     The candidate sets V_t are recomputed from ``H``, the trace's (x_t, y_t) and (for Telgarsky's
     update) the recorded choices.  Step 0 compares the learner's recorded |V_t| with them, step 0'
     its prediction with the chosen row of H, step 0'' checks that the chosen row is in V_t (the
-    algorithm's "choose some h_t in V_t"); steps 1-4 use the recomputed sizes only.  Step 3 holds
+    algorithm's "choose some h_t in V_t"); with ``choice="first"`` or ``"last"``, step 0c checks that it
+    is the smallest or largest index of the recomputed V_t (the learner's stated rule; a random choice
+    is not checked beyond 0'').  Steps 1-4 use the recomputed sizes only.  Step 3 holds
     for every learner on realizable labels (an identity of the environment).  Returns the
     :class:`olkit.proof.Proof` (a failing step raises ``ProofStepError``).
     """
@@ -281,6 +283,11 @@ def consistent_proof(trace: Trace, H, title: str, update: str = "version_space")
     p.step("0", "the learner's |V_t| = the recomputed |V_t|", trace.state["V_size"], "==", V)
     p.step("0'", "yhat_t = h_t(x_t) for the chosen h_t", trace.yhat, "==", np.asarray(H)[chosen, trace.x])
     p.step("0''", "the chosen h_t is in V_t", alive[chosen, np.arange(trace.T)].astype(int), "==", 1)
+    if choice in ("first", "last"):
+        rows = np.arange(len(alive))[:, None]
+        ends = np.where(alive[:, :-1], rows, -1).max(axis=0) if choice == "last" else \
+            np.where(alive[:, :-1], rows, len(alive)).min(axis=0)
+        p.step("0c", f"h_t is the {'largest' if choice == 'last' else 'smallest'} index in V_t", chosen, "==", ends)
     rel = "==" if update == "remove_chosen" else "<="
     p.step("1", "|V_{t+1}| vs |V_t| - 1[mistake_t]", V[1:], rel, V[:-1] - m)
     p.step("2", "M_t vs |V_1| - |V_{t+1}|", trace.cum_mistakes, rel, V[0] - V[1:])

@@ -100,3 +100,11 @@ def test_strict_perceptron_never_updates_from_zero():
 def test_wrong_constants_are_below_the_right_ones():
     assert broken.halfspace_bound_without_zero(3, 3) < olkit.halfspace_halving_bound(3, 3)
     assert broken.coarse_cover_step(2, 0.5) == 2 * 0.5 / (2 * math.sqrt(2))
+
+
+def test_eager_ellipsoid_fails_the_update_condition():
+    runs = _grid_runs(broken.EagerEllipsoid)
+    tr = olkit.run(broken.EagerEllipsoid(2), [np.array([1.0, 0.0]), np.array([1.0, 0.0])], [1, 1])
+    assert tr.state["updates"][-1] == 2  # round 2 is right (<w_2, x> = 1/3 > 0) and still cuts
+    assert "5" in _failing(lambda: ball_proof([("eager", tr, np.array([1.0, 0.0]), 1)], "eager"))
+    ball_proof(runs, "greedy runs: every round is a mistake, so eager and lazy cuts agree")

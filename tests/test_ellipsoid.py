@@ -390,9 +390,9 @@ def test_update_rounds_reads_the_counter():
 def test_ball_and_theorem_proofs_hold_on_the_ellipsoid():
     runs = _grid_runs()
     ball = olkit.ellipsoid.ball_proof(runs, "ball")
-    assert [r.step for r in ball.rows] == ["1", "2", "3", "4", "5", "6", "6", "7", "7'", "7''", "8"]
+    assert [r.step for r in ball.rows] == ["1", "2", "3", "4", "5", "6", "6", "7", "7'", "7''", "7h", "8"]
     thm = olkit.ellipsoid.theorem_proof(runs, "theorem")
-    assert [r.step for r in thm.rows] == ["1", "1", "2", "3", "4"]
+    assert [r.step for r in thm.rows] == ["1", "1", "2", "3", "3'", "4"]
 
 
 def test_the_proofs_catch_a_broken_update():

@@ -394,3 +394,16 @@ def test_halving_proof_catches_a_minority_vote_and_a_wrong_tie():
     tr = olkit.run(Halving(olkit.thresholds(7), tie=0), [3], [1])  # a tie: |V_1| = 8, 4 votes for 1
     with pytest.raises(olkit.proof.ProofStepError, match="step 0'"):
         olkit.finite.halving_proof(tr, olkit.thresholds(7), "tie 0 checked as tie 1", tie=1)
+
+
+@pytest.mark.parametrize("update", ["version_space", "remove_chosen"])
+def test_consistent_proof_checks_the_choice_rule(update):
+    H = olkit.random_class(60, 20, np.random.default_rng(1))
+    xs, ys = _sequence(H, 80, 2)
+    for choice in ("first", "last"):
+        tr = olkit.run(make_consistent(H, choice, update), xs, ys)
+        p = olkit.finite.consistent_proof(tr, H, "Consistent", update, choice)
+        assert "0c" in [r.step for r in p.rows]
+    # the run of "last" claimed as "first": step 0c fails (at the first round, where V_1 = H)
+    with pytest.raises(olkit.proof.ProofStepError, match="step 0c .* fails at round 1"):
+        olkit.finite.consistent_proof(tr, H, "Consistent", update, "first")

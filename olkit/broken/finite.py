@@ -27,6 +27,7 @@ __all__ = [
     "HalfCutEllipsoid",
     "NoInflationEllipsoid",
     "DeepCutEllipsoid",
+    "EagerEllipsoid",
     "StrictPerceptron",
     "halfspace_bound_without_zero",
     "coarse_cover_step",
@@ -136,3 +137,15 @@ def coarse_cover_step(d: int, gamma: float) -> float:
     """A wrong constant for the grid cover: the step gamma/sqrt(d), twice the gamma/(2 sqrt(d)) of
     the lemma, so rounding can move u by gamma/2 instead of gamma/4."""
     return gamma / math.sqrt(d)
+
+
+class EagerEllipsoid(Ellipsoid):
+    """Broken Ellipsoid learner: cuts on every round, also where y_t <w_t, x_t> > 0 (a right prediction
+    that is no tie).  The cut then passes on the label's side of the centre, and may cut off
+    consistent weights."""
+
+    def update(self, x, y) -> None:
+        x, y = self._x(x), self._y(y)
+        self.cut(x, y)
+        self.updates += 1
+        self.t += 1
