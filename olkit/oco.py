@@ -791,7 +791,8 @@ def ogd_quantities(K: _Set, kind: str, X, Y, eta: float, trace: OCOTrace, U) -> 
     steps 0-6) on one run with a fixed ``eta``, recomputed from the recorded points ``trace.w``, the
     recorded subgradients and the data (``X``, ``Y``, loss ``kind`` as in :func:`plain_losses`), for
     the comparators ``U`` (rows).  Keys: ``v_err`` (|v_t - formula|), ``at_kink`` (absolute losses: the
-    rounds at the kink, from the data: x_t != 0 and |<w_t, x_t> - y_t| <= 1e-9 (||w_t|| ||x_t|| + 1)),
+    rounds at the kink, from the data: x_t != 0 and |<w_t, x_t> - y_t| <= 1e-9 (||w_t|| ||x_t|| + 1), the
+    tie rule of :func:`plain_subgradients`),
     ``kink`` (their number), ``v_zero`` (absolute losses: the rounds with x_t != 0 whose recorded v_t
     is 0), ``rec_err`` (recorded z_t against w_t - eta v_t), ``eta_rec``, ``loss_rec``,
     ``vsq_rec``, ``P_err`` (w_{t+1} against the plain projection of z_t), ``f_w`` (f_t(w_t)),
@@ -799,12 +800,11 @@ def ogd_quantities(K: _Set, kind: str, X, Y, eta: float, trace: OCOTrace, U) -> 
     ``Z2`` (||z_t - u||^2) and ``v2`` (||v_t||^2)."""
     W, V, U = trace.w, trace.v, np.atleast_2d(np.asarray(U, dtype=float))
     q: dict = {"kink": 0}
-    q["v_err"] = np.abs(V - plain_subgradients(kind, X, Y, W[:-1])).max(axis=1)
+    formula = plain_subgradients(kind, X, Y, W[:-1])
+    q["v_err"] = np.abs(V - formula).max(axis=1)
     if kind == "absolute":  # a round with x_t = 0 has v_t = 0 too, but f_t is constant there: no kink
-        Xa, Wt = np.asarray(X, dtype=float), W[:-1]
-        nonzero = np.abs(Xa).sum(axis=1) > 0
-        width = 1e-9 * (np.linalg.norm(Wt, axis=1) * np.linalg.norm(Xa, axis=1) + 1)
-        q["at_kink"] = nonzero & (np.abs((Xa * Wt).sum(axis=1) - np.asarray(Y, dtype=float)) <= width)
+        nonzero = np.abs(np.asarray(X, dtype=float)).sum(axis=1) > 0
+        q["at_kink"] = nonzero & (np.abs(formula).sum(axis=1) == 0)  # the formula's sign is 0: the kink
         q["kink"] = int(q["at_kink"].sum())
         q["v_zero"] = nonzero & (np.abs(V).sum(axis=1) == 0)
     Zt = W[:-1] - eta * V  # the projected points, recomputed
