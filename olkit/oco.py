@@ -790,16 +790,23 @@ def ogd_quantities(K: _Set, kind: str, X, Y, eta: float, trace: OCOTrace, U) -> 
     """Every side of the steps of the OGD regret bound (UML Theorem 21.15; Section 5.1's proof,
     steps 0-6) on one run with a fixed ``eta``, recomputed from the recorded points ``trace.w``, the
     recorded subgradients and the data (``X``, ``Y``, loss ``kind`` as in :func:`plain_losses`), for
-    the comparators ``U`` (rows).  Keys: ``v_err`` (|v_t - formula|), ``kink`` (rounds with v_t = 0,
-    absolute losses), ``rec_err`` (recorded z_t against w_t - eta v_t), ``eta_rec``, ``loss_rec``,
+    the comparators ``U`` (rows).  Keys: ``v_err`` (|v_t - formula|), ``at_kink`` (absolute losses: the
+    rounds at the kink, from the data: x_t != 0 and |<w_t, x_t> - y_t| <= 1e-9 (||w_t|| ||x_t|| + 1), the
+    tie rule of :func:`plain_subgradients`),
+    ``kink`` (their number), ``v_zero`` (absolute losses: the rounds with x_t != 0 whose recorded v_t
+    is 0), ``rec_err`` (recorded z_t against w_t - eta v_t), ``eta_rec``, ``loss_rec``,
     ``vsq_rec``, ``P_err`` (w_{t+1} against the plain projection of z_t), ``f_w`` (f_t(w_t)),
     ``f_u`` (f_t(u), (T, n)), ``inner`` (<w_t - u, v_t>), ``D2`` (||w_t - u||^2, t = 1..T+1),
     ``Z2`` (||z_t - u||^2) and ``v2`` (||v_t||^2)."""
     W, V, U = trace.w, trace.v, np.atleast_2d(np.asarray(U, dtype=float))
     q: dict = {"kink": 0}
-    q["v_err"] = np.abs(V - plain_subgradients(kind, X, Y, W[:-1])).max(axis=1)
-    if kind == "absolute":  # rounds whose recorded v_t is 0 (x_t is never 0)
-        q["kink"] = int((np.abs(V).sum(axis=1) == 0).sum())
+    formula = plain_subgradients(kind, X, Y, W[:-1])
+    q["v_err"] = np.abs(V - formula).max(axis=1)
+    if kind == "absolute":  # a round with x_t = 0 has v_t = 0 too, but f_t is constant there: no kink
+        nonzero = np.abs(np.asarray(X, dtype=float)).sum(axis=1) > 0
+        q["at_kink"] = nonzero & (np.abs(formula).sum(axis=1) == 0)  # the formula's sign is 0: the kink
+        q["kink"] = int(q["at_kink"].sum())
+        q["v_zero"] = nonzero & (np.abs(V).sum(axis=1) == 0)
     Zt = W[:-1] - eta * V  # the projected points, recomputed
     q["rec_err"] = np.abs(trace.record["z"] - Zt).max(axis=1)
     q["eta_rec"] = trace.record["eta"]
@@ -818,7 +825,8 @@ def ogd_quantities(K: _Set, kind: str, X, Y, eta: float, trace: OCOTrace, U) -> 
 def ogd_proof(K: _Set, kind: str, X, Y, eta: float, trace: OCOTrace, U, title: str):
     """The steps of the OGD regret bound (UML Theorem 21.15, the proof of Section 5.1) checked on one
     run for the comparators ``U`` (rows), every side from :func:`ogd_quantities`: step 0 (v_t, f_t(w_t),
-    ||v_t||^2, eta_t and z_t as recorded = their formulas), P (w_{t+1} = the plain projection of z_t),
+    ||v_t||^2, eta_t and z_t as recorded = their formulas; for absolute losses also v_t = 0 exactly at the
+    kinks), P (w_{t+1} = the plain projection of z_t),
     1 (convexity), 2 (non-expansiveness), 3 (expansion, an identity), 4 (one step), 5 (telescoping) and
     6 (the bound).  Returns ``(proof, quantities, R, bound)`` with R the regret against each row of U
     and bound the right-hand side of step 6 for it."""
@@ -831,6 +839,14 @@ def ogd_proof(K: _Set, kind: str, X, Y, eta: float, trace: OCOTrace, U, title: s
     R = q["f_w"].sum() - q["f_u"].sum(axis=0)
     p = Proof(title)
     p.step("0", "v_t = the subgradient formula at w_t (least norm at a kink)", q["v_err"], "==", 0, tol=1e-12)
+    if kind == "absolute":
+        p.step(
+            "0",
+            "v_t = 0 (x_t != 0) exactly at the kinks: |<w_t, x_t> - y_t| <= 1e-9 (||w_t|| ||x_t|| + 1)",
+            q["v_zero"],
+            "==",
+            q["at_kink"],
+        )
     p.step(
         "0",
         "recorded f_t(w_t) and ||v_t||^2 = the formulas at w_t",

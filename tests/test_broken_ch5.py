@@ -64,7 +64,8 @@ N2 = "ch5/5_2_horizon_curvature_simplex.ipynb"
 N3 = "ch5/5_3_perceptron_batch_worst_case.ipynb"
 CASES = [
     (N1, "OGD", NO_PROJECTION_OGD, "NoProjectionOGD", "step P"),
-    (N1, "OGD", SQRT_T_OGD, "SqrtTOGD", "step 0 (recorded eta_t = eta"),
+    # the by-hand OGD run to a kink (w_t = 0, 0.1, 0.2, 0.3 with eta = 1) comes before step 0 of the theorem
+    (N1, "OGD", SQRT_T_OGD, "SqrtTOGD", "step kink (OGD on |0.1 w - 0.03|"),
     (N2, "anytime", SQRT_T_ANYTIME, "sqrt_t_anytime", "step 0 (eta_t = B/(rho sqrt(t)))"),
     (N1, "Logistic", WRONG_SIGN_LOGISTIC, "WrongSignLogistic", "step v (subgradients"),
     (N1, "Absolute", KINK_ABSOLUTE, "KinkAbsolute", "step kink (at a kink"),
