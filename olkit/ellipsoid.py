@@ -418,7 +418,7 @@ def update_rounds(trace: Trace) -> np.ndarray:
     return np.diff(trace.state["updates"]) > 0
 
 
-def ball_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) -> Proof:
+def ball_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str, ball=None) -> Proof:
     """The proof of the lemma "a ball that stays inside" (lem-ellipsoid-ball of the book's Section
     1.4; a correction of the lecture's ball of radius 1/n^2 in Shalev-Shwartz, Lecture 1, "The
     Ellipsoid Learner"), steps 1-8, on runs ``[(label, trace, w_star, n)]`` of :class:`Ellipsoid` on
@@ -433,6 +433,7 @@ def ball_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) -> Pr
     degenerate "hard case" on every E_t, a ball centred at w_t, whose maximum is r^2 / lambda_min(A_t)
     (the largest eigenvalue of A_t^{-1}, from ``numpy.linalg.eigvalsh``).  Steps 1 and 2 are facts of
     the grid (identities: they hold for every realizable grid sequence); the others are checks.
+    ``ball`` replaces :func:`inner_ball` (a negative control passes the lecture's ball).
     Returns the Proof.
     """
     from .proof import Proof
@@ -442,7 +443,7 @@ def ball_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) -> Pr
     hard, hard_eig = [], []
     for label, trace, ws, nn in runs:
         dd = trace.x.shape[1]
-        c, r = inner_ball(ws, nn)
+        c, r = (inner_ball if ball is None else ball)(ws, nn)
         upd = update_rounds(trace)
         c1.append(nn**2 * trace.y * (trace.x @ ws))
         c3.append(
@@ -583,7 +584,7 @@ def ball_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) -> Pr
     return p
 
 
-def theorem_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) -> Proof:
+def theorem_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str, ball=None, bound=None) -> Proof:
     """The proof of the mistake bound U <= 2d(d+1) ln(2dn^2) of the Ellipsoid learner on the grid
     (thm-ellipsoid of the book's Section 1.4; the lecture's 2d(2d+2) ln n, corrected), steps 1-4,
     on runs ``[(label, trace, w_star, n)]``.
@@ -592,10 +593,13 @@ def theorem_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) ->
     is read off the recorded update counter; step 2 with the floor d ln r of :func:`inner_ball`;
     step 3 compares U with :func:`ellipsoid_bound`, and step 3' checks that this bound is what steps 1
     and 2 give, (2d+2) d ln(1/r) with the radius r of :func:`inner_ball`; step 4 the game's mistakes
-    with U.
+    with U.  ``ball`` and ``bound`` replace :func:`inner_ball` and :func:`ellipsoid_bound` (a negative
+    control passes the lecture's ball and bound).
     """
     from .proof import Proof
 
+    ball = inner_ball if ball is None else ball
+    bound_of = ellipsoid_bound if bound is None else bound
     s1, s1b, s2, U, M, bound, chain, lab_t, lab = ([] for _ in range(9))
     for label, trace, ws, nn in runs:
         dd = trace.x.shape[1]
@@ -603,12 +607,12 @@ def theorem_proof(runs: list[tuple[str, Trace, np.ndarray, int]], title: str) ->
         half_logdet = trace.state["logdet"][1:] / 2
         s1.append(half_logdet - Ut * math.log(volume_ratio(dd)))
         s1b.append(half_logdet + Ut / (2 * dd + 2))
-        s2.append(half_logdet - dd * math.log(inner_ball(ws, nn)[1]))
+        s2.append(half_logdet - dd * math.log(ball(ws, nn)[1]))
         lab_t += [f"{label}, round {t}" for t in trace.rounds]
         U.append(int(Ut[-1]))
         M.append(trace.M)
-        bound.append(ellipsoid_bound(nn, dd))
-        chain.append((2 * dd + 2) * dd * -math.log(inner_ball(ws, nn)[1]))  # U/(2d+2) <= d ln(1/r)
+        bound.append(bound_of(nn, dd))
+        chain.append((2 * dd + 2) * dd * -math.log(ball(ws, nn)[1]))  # U/(2d+2) <= d ln(1/r)
         lab.append(label)
     cat = np.concatenate
     p = Proof(title)
