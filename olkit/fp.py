@@ -125,6 +125,27 @@ def ulp_jitter(v):
     a = np.asarray(v)
     if a.dtype != np.float64:
         return v
+    if a.ndim == 1 and a.size <= 256:  # the vectors learners receive, often the same ones again
+        key = (_SEED, a.tobytes())
+        hit = _JITTERED.get(key)
+        if hit is None:
+            if len(_JITTERED) >= 1 << 16:
+                _JITTERED.clear()
+            hit = _JITTERED[key] = _jitter(a)
+        return hit.copy()
+    return _jitter(a) if np.ndim(v) else _jitter_scalar(v, a)
+
+
+#: ulp_jitter's results for short vectors (a pure function of the bits and the seed: a cache)
+_JITTERED: dict = {}
+
+
+def _jitter_scalar(v, a: np.ndarray):
+    out = _jitter(np.atleast_1d(a))
+    return type(v)(out[0]) if isinstance(v, np.floating) else out.reshape(())[()]
+
+
+def _jitter(a: np.ndarray) -> np.ndarray:
     flat = np.atleast_1d(a)  # array (not scalar) arithmetic: uint64 products wrap without a warning
     seed_mix = np.uint64((_SEED * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)
     k = ((((flat.view(np.int64).astype(np.uint64) + seed_mix) * _MIX) >> np.uint64(62)).astype(np.int64) - 2)
@@ -134,10 +155,7 @@ def ulp_jitter(v):
     scaled = np.where(small, flat, 0.0) * 1024.0
     exact = small & (scaled == np.round(scaled))
     ok = np.isfinite(flat) & (flat != 0) & (np.abs(flat) > 1e-300) & ~exact
-    out = np.where(ok, (flat.view(np.int64) + np.where(ok, k, 0)).view(np.float64), flat)
-    if np.ndim(v) == 0:
-        return type(v)(out[0]) if isinstance(v, np.floating) else out.reshape(())[()]
-    return out
+    return np.where(ok, (flat.view(np.int64) + np.where(ok, k, 0)).view(np.float64), flat)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -158,6 +176,61 @@ def _two_product(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return p, e
 
 
+def _order(d: int, keys) -> np.ndarray:
+    """The summation order of a length-d sum for each key (one row per key): indices sorted by a hash
+    of (i, key) (multiply, xor, multiply, xor-shift: a bijection of i mod 2^64, so no ties); cheaper
+    than a seeded Generator, which costs more than a short sum."""
+    k = (np.asarray(keys, dtype=np.uint64).reshape(-1, 1) * np.uint64(0x94D049BB133111EB))  # wraps mod 2^64
+    h = ((np.arange(d, dtype=np.uint64) * _MIX)[None, :] ^ k) * _MIX2
+    return np.argsort(h ^ (h >> np.uint64(31)), axis=1)
+
+
+_M64 = (1 << 64) - 1
+
+
+def _sum_short(a: list, x: list, key: int, fused: bool) -> float:
+    """:func:`_sum_rows` for one short row in Python ints and floats: the same order (the same hash, in
+    exact integer arithmetic mod 2^64) and the same floating-point operations, so the same result."""
+    k = (key * 0x94D049BB133111EB) & _M64
+    mix, mix2 = int(_MIX), int(_MIX2)
+    hs = [((((i * mix) & _M64) ^ k) * mix2) & _M64 for i in range(len(x))]
+    order = sorted(range(len(x)), key=lambda i: hs[i] ^ (hs[i] >> 31))
+    s = 0.0
+    if not fused:
+        for i in order:
+            s += a[i] * x[i]
+        return s
+    for i in order:
+        p, e = _two_product(a[i], x[i])  # on Python floats: the same operations as on arrays
+        t = p + s
+        bp = t - p
+        s = t + (((p - (t - bp)) + (s - bp)) + e)
+    return s
+
+
+def _fused_py(p: list, e: list) -> float:
+    """s <- fl(p_i + e_i + s) over the (exact) products p_i + e_i, in Python floats: the operations of
+    the array loop in :func:`_sum_rows`, in the same order, so the same result (IEEE doubles), without
+    numpy's per-call overhead on one short row."""
+    s = 0.0
+    for pi, ei in zip(p, e):
+        t = pi + s
+        bp = t - pi
+        s = t + (((pi - (t - bp)) + (s - bp)) + ei)  # Knuth's two-sum error, plus the product's error
+    return s
+
+
+def _plain(sums: np.ndarray, m: int, d: int) -> np.ndarray:
+    """The plain sums as the kernels have always given them: one short row (d <= 64) was summed from
+    s = 0.0 in Python, which turns a sum of -0.0 into +0.0; cumsum keeps -0.0."""
+    return sums + 0.0 if m == 1 and d <= 64 else sums
+
+
+#: Rows at most this many are summed one by one in Python floats (the same operations as the array
+#: loop, which pays numpy's per-call overhead at every term of a long row).
+_PY_ROWS = 8
+
+
 def _sum_rows(A: np.ndarray, x: np.ndarray, key: int) -> np.ndarray:
     """Row sums of A * x in an order and with an arithmetic chosen by ``key``, as another machine might.
 
@@ -165,17 +238,16 @@ def _sum_rows(A: np.ndarray, x: np.ndarray, key: int) -> np.ndarray:
     fusing each product with the running sum (a fused multiply-add, as BLAS kernels do on CPUs with
     FMA): s <- fl(a_i x_i + s).  If every product and partial sum is exact, all choices agree.
     """
-    # the order: indices sorted by a hash of (i, key) (multiply, xor, multiply, xor-shift: a bijection of
-    # i mod 2^64, so no ties); cheaper than a seeded Generator, which costs more than a short sum
-    h = ((np.arange(x.size, dtype=np.uint64) * _MIX) ^ np.uint64((key * 0x94D049BB133111EB) % 2**64)) * _MIX2
-    perm = np.argsort(h ^ (h >> np.uint64(31)))
     fused = bool((key >> 16) & 1)
     if A.shape[0] == 1 and x.size <= 64:
-        return np.array([_sum_row_py(A[0, perm].tolist(), x[perm].tolist(), fused)])
+        return np.array([_sum_short(A[0].tolist(), x.tolist(), key, fused)])
+    perm = _order(x.size, [key])[0]
     A, x = A[:, perm], x[perm]
     if not fused:
-        return np.cumsum(A * x, axis=1)[:, -1]
+        return _plain(np.cumsum(A * x, axis=1)[:, -1], A.shape[0], x.size)
     P, E = _two_product(A, np.broadcast_to(x, A.shape))
+    if A.shape[0] <= _PY_ROWS:
+        return np.array([_fused_py(p, e) for p, e in zip(P.tolist(), E.tolist())], dtype=float)
     s = np.zeros(A.shape[0])
     for i in range(x.size):
         t = P[:, i] + s
@@ -185,21 +257,39 @@ def _sum_rows(A: np.ndarray, x: np.ndarray, key: int) -> np.ndarray:
     return s
 
 
-def _sum_row_py(a: list, x: list, fused: bool) -> float:
-    """:func:`_sum_rows` for one short row, in Python floats (IEEE doubles, the same operations in the
-    same order, so the same result) without numpy's per-call overhead."""
-    s = 0.0
-    if not fused:
-        for ai, xi in zip(a, x):
-            s += ai * xi
-        return s
-    for ai, xi in zip(a, x):
-        p, e = _two_product(ai, xi)  # on Python floats: the same operations as on arrays
-        t = p + s
-        bp = t - p
-        err = (p - (t - bp)) + (s - bp)
-        s = t + (err + e)
-    return s
+def _sum_columns(A: np.ndarray, B: np.ndarray, keys: list[int]) -> np.ndarray:
+    """Column j of the result is ``_sum_rows(A, B[:, j], keys[j])``, bit for bit, computed for many
+    columns at once (the orders and products as arrays; the fused sums row by row, as there)."""
+    m, d = A.shape
+    n = B.shape[1]
+    out = np.empty((m, n))
+    keys_arr = np.asarray(keys, dtype=np.int64)
+    fused = ((keys_arr >> 16) & 1).astype(bool)
+    chunk = max(1, 2_000_000 // max(1, m * d))
+    for lo in range(0, n, chunk):
+        cols = np.arange(lo, min(n, lo + chunk))
+        perm = _order(d, keys_arr[cols])  # (c, d)
+        Ap = A[:, perm]  # (m, c, d)
+        xp = B[perm, cols[:, None]]  # (c, d)
+        plain = ~fused[cols]
+        if plain.any():
+            out[:, cols[plain]] = _plain(np.cumsum(Ap[:, plain] * xp[plain], axis=2)[:, :, -1], m, d)
+        if fused[cols].any():
+            f = np.flatnonzero(fused[cols])
+            P, E = _two_product(Ap[:, f], np.broadcast_to(xp[f], (m, f.size, d)))
+            if m <= _PY_ROWS:
+                Pl, El = P.reshape(m * f.size, d).tolist(), E.reshape(m * f.size, d).tolist()
+                vals = np.array([_fused_py(p, e) for p, e in zip(Pl, El)], dtype=float).reshape(m, f.size)
+            else:
+                s = np.zeros((m, f.size))
+                for i in range(d):
+                    t = P[:, :, i] + s
+                    bp = t - P[:, :, i]
+                    err = (P[:, :, i] - (t - bp)) + (s - bp)
+                    s = t + (err + E[:, :, i])
+                vals = s
+            out[:, cols[f]] = vals
+    return out
 
 
 def dot(a, b) -> float:
@@ -232,8 +322,9 @@ def matmat(A, B) -> np.ndarray:
         return A @ B
     if A.shape[1] == 0 or B.shape[1] == 0:  # an empty sum, or no columns at all
         return np.zeros((A.shape[0], B.shape[1]))
-    return np.stack([_sum_rows(A, B[:, j], _hash(A, B[:, j])) for j in range(B.shape[1])], axis=1).reshape(
-        A.shape[0], B.shape[1])
+    h_a = _hash(A)  # _hash(A, b) continues the checksum of A with b's bytes
+    keys = [zlib.crc32(np.ascontiguousarray(B[:, j]).tobytes(), h_a) for j in range(B.shape[1])]
+    return _sum_columns(A, B, keys)
 
 
 def quad(x, A) -> float:

@@ -4,14 +4,17 @@ Every page of ``_build/html`` is served on 127.0.0.1 and loaded once; the checks
 run on it: console and page errors and failed local requests, MathJax (served from ``.cache/npm``)
 typesetting every formula without an error, every internal link and #anchor, the solution dropdowns,
 the proof tables, figures and launch buttons of each notebook page, an axe-core accessibility scan, and
-a full-page screenshot under ``_build/screenshots/``.  The last tests break a copy of the build (an
-undefined macro, a removed link target) and show that the same checks then fail.
+a full-page screenshot under ``_build/screenshots/``.  In the same pass, with each page loaded once,
+the PDF of the book is printed (``tools/pdf.py``, as ``python3 dev.py pdf`` prints it) and its tests
+follow.  The last tests break a copy of the build (an undefined macro, a removed link target) and show
+that the same checks then fail.
 
 Needs the book built (``python3 dev.py test`` builds it first), ``/usr/bin/chromium`` and the npm
 assets; without them the module is skipped and says how to install them.
 """
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sys
@@ -24,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import browser  # noqa: E402
+from tools import browser, pdf  # noqa: E402
 
 HTML = ROOT / "_build" / "html"
 SCREENSHOTS = ROOT / "_build" / "screenshots"
@@ -47,13 +50,20 @@ def _say(request, text: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def reports(request):
+def browser_pass(request):
+    """Every page loaded once: its checks, its screenshot, and its PDF pages."""
     t0 = time.time()
-    reps = browser.check_site(HTML, screenshots=SCREENSHOTS)
+    printer = pdf.Printer()
+    reps = browser.check_site(HTML, screenshots=SCREENSHOTS, after=printer)
     summary = browser.write_a11y_report(reps, A11Y_REPORT)
-    _say(request, f"{summary}\nbrowser: {len(reps)} pages checked in {time.time() - t0:.0f} s; "
-                  f"screenshots in {SCREENSHOTS.relative_to(ROOT)}/")
-    return reps
+    _say(request, f"{summary}\nbrowser: {len(reps)} pages checked and {len(printer.printed)} printed in "
+                  f"{time.time() - t0:.0f} s; screenshots in {SCREENSHOTS.relative_to(ROOT)}/")
+    return reps, printer
+
+
+@pytest.fixture(scope="module")
+def reports(browser_pass):
+    return browser_pass[0]
 
 
 def _problems(reports, kind: str) -> list[str]:
@@ -100,11 +110,127 @@ def test_no_serious_accessibility_violation_outside_the_allow_list(reports):
 def test_every_page_has_a_screenshot(reports):
     for r in reports:
         if r.page != "index.html":  # the redirect to intro.html
-            assert (SCREENSHOTS / (r.page.replace("/", "__").removesuffix(".html") + ".png")).stat().st_size > 10_000
+            assert (SCREENSHOTS / (r.page.replace("/", "__").removesuffix(".html") + ".jpg")).stat().st_size > 10_000
 
 
 def test_no_page_shows_the_colab_install_cell():
     assert browser.check_no_colab_install(HTML) == []
+
+
+# ----------------------------------------------------------------------------------------------
+# The PDF (python3 dev.py pdf prints it the same way), printed in the pass above: one bookmark per page
+# of the table of contents, nested (chapter, then its sections), one per notebook under its title;
+# typeset mathematics (no TeX source left), numbered theorems, the proof tables and the figures, and
+# no folded code.
+
+NOTEBOOKS = sorted(p for p in (ROOT / "chapters").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+
+
+def title(nb: Path) -> str:
+    first = "".join(json.loads(nb.read_text())["cells"][0]["source"])
+    return first.splitlines()[0].lstrip("# ").strip()
+
+
+def _image_count(page) -> int:
+    """Image XObjects drawn on the page (without decoding them, which pypdf's page.images does)."""
+    resources = page.get("/Resources")
+    xobjects = resources.get_object().get("/XObject") if resources else None
+    if not xobjects:
+        return 0
+    return sum(1 for ref in xobjects.get_object().values() if ref.get_object().get("/Subtype") == "/Image")
+
+
+@pytest.fixture(scope="module")
+def book(browser_pass, tmp_path_factory):
+    from pypdf import PdfReader
+
+    out = browser_pass[1].write(tmp_path_factory.mktemp("pdf") / "book.pdf")
+    reader = PdfReader(str(out))
+    starts = pdf.outline_pages(out)  # title -> first page of that bookmark
+    return {"path": out, "reader": reader, "starts": starts}
+
+
+def section_text(book, nb: Path) -> str:
+    """The text of a notebook's pages (pypdf's text extraction is slow: only what a test reads)."""
+    starts = sorted(set(book["starts"].values()) | {len(book["reader"].pages)})
+    first = book["starts"][title(nb)]
+    last = next(p for p in starts if p > first)
+    text = " ".join(book["reader"].pages[i].extract_text() or "" for i in range(first, last))
+    return " ".join(text.split())  # captions wrap over lines
+
+
+@needs_browser
+def test_the_pdf_is_produced(book):
+    assert book["path"].stat().st_size > 100_000
+    assert len(book["reader"].pages) >= 3 * len(NOTEBOOKS)
+    assert book["reader"].metadata.title == browser.book_config()["title"]
+
+
+@needs_browser
+def test_one_bookmark_per_notebook_nested_under_its_chapter(book):
+    outline = pdf.outline_titles(book["path"])
+    titles = [t for _, t in outline]
+    depth = {t: d for d, t in outline}
+    for nb in NOTEBOOKS:
+        assert titles.count(title(nb)) == 1, f"no single bookmark for {nb.name}: {titles}"
+        chapter = (nb.parent / "index.md").read_text().splitlines()[0].lstrip("# ").strip()
+        assert depth[title(nb)] == depth[chapter] + 1, f"{nb.name}: a section sits under its chapter"
+    entries = pdf.toc_entries()
+    pages = list(pdf._flatten(entries))
+    assert len(outline) == len(pages) + sum(1 for e in entries if e.caption), "a bookmark per page and part"
+    assert book["starts"][title(NOTEBOOKS[0])] > 0 and len(set(book["starts"].values())) >= len(pages)
+
+
+@needs_browser
+@pytest.mark.parametrize("nb", [NOTEBOOKS[1], NOTEBOOKS[-1]], ids=lambda p: p.stem)
+def test_mathematics_theorems_and_proof_tables_are_printed(book, nb):
+    text = section_text(book, nb)
+    assert "\\(" not in text and "\\[" not in text and "$$" not in text, "TeX source left in the PDF"
+    assert re.search(r"(Theorem|Lemma) \d+ \(", text), "numbered theorems"
+    # the proof tables of the section's stored outputs, by the caption of a table whose steps all hold
+    html = ["".join(out.get("data", {}).get("text/html", "")) for cell in json.loads(nb.read_text())["cells"]
+            if cell["cell_type"] == "code" for out in cell.get("outputs", [])]
+    holding = sum(h.count("every step holds on this run") for h in html if "olkit-proof" in h)
+    assert holding > 0 and text.count("every step holds on this run") >= holding
+
+
+def _code_lines(nb: Path, folded: bool) -> set[str]:
+    """Distinctive lines (3+ words, 30+ characters) of the notebook's folded (hide-input) code cells, or
+    of its shown ones."""
+    out = set()
+    for cell in json.loads(nb.read_text())["cells"]:
+        tags = cell.get("metadata", {}).get("tags", [])
+        if cell["cell_type"] != "code" or "remove-cell" in tags or ("hide-input" in tags) != folded:
+            continue
+        out |= {ln.strip() for ln in "".join(cell["source"]).splitlines()
+                if len(ln.split()) >= 3 and len(ln.strip()) >= 30}
+    return out
+
+
+@needs_browser
+@pytest.mark.parametrize("nb", [NOTEBOOKS[1], NOTEBOOKS[-1]], ids=lambda p: p.stem)
+def test_folded_code_is_left_out_and_shown_code_is_printed(book, nb):
+    squeeze = lambda t: "".join(t.split())  # noqa: E731 (long code lines wrap in print)
+    text = squeeze(section_text(book, nb))
+    shown = _code_lines(nb, folded=False)
+    prose = squeeze("".join("".join(c["source"]) for c in json.loads(nb.read_text())["cells"]
+                            if c["cell_type"] == "markdown"))
+    folded = {ln for ln in _code_lines(nb, folded=True) - shown if squeeze(ln) not in prose}
+    assert len(shown) >= 3 and len(folded) >= 20
+    missing = [ln for ln in shown if squeeze(ln) not in text]
+    assert missing == [], f"shown code missing from the PDF (the check could not see code): {missing[:3]}"
+    leaked = [ln for ln in folded if squeeze(ln) in text]
+    assert leaked == [], f"{len(leaked)} lines of folded code printed, e.g. {leaked[:3]}"
+
+
+@needs_browser
+def test_every_figure_is_printed(book):
+    images = sum(_image_count(page) for page in book["reader"].pages)
+    figures = sum(
+        1 for nb in NOTEBOOKS for cell in json.loads(nb.read_text())["cells"] if cell["cell_type"] == "code"
+        for out in cell.get("outputs", []) if "image/png" in out.get("data", {})
+    )
+    assert images >= figures, f"{images} images in the PDF, {figures} figures in the notebooks"
 
 
 # ----------------------------------------------------------------------------------------------

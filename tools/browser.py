@@ -437,7 +437,8 @@ def screenshot(page, path: Path) -> None:
     after the page was scrolled, they would appear where the viewport was)."""
     page.evaluate("() => window.scrollTo(0, 0)")
     page.wait_for_function("() => window.scrollY === 0 && !document.body.classList.contains('scrolled')")
-    page.screenshot(path=str(path), full_page=True)
+    # JPEG (quality 85): a long page's PNG takes Chromium twice as long to encode, in every CI run
+    page.screenshot(path=str(path), full_page=True, type="jpeg", quality=85)
 
 
 def axe_scan(page) -> list[dict]:
@@ -495,8 +496,11 @@ def check_site(
     screenshots: Path | None = None,
     axe: bool = True,
     dropdowns: bool = True,
+    after=None,
 ) -> list[PageReport]:
-    """Run every check on ``pages`` (default: all) of the built book in ``folder``."""
+    """Run every check on ``pages`` (default: all) of the built book in ``folder``.  ``after(page, rel)``,
+    if given, is called on each loaded page after its checks and screenshot (the browser test prints
+    the PDF with it: :class:`tools.pdf.Printer`), before its console log is read."""
     folder = Path(folder)
     pages = pages if pages is not None else html_pages(folder)
     config = book_config(source_root)
@@ -530,8 +534,10 @@ def check_site(
                 report.axe = axe_scan(page)
                 report.problems["a11y"] = serious_unallowed(report.axe)
             if screenshots:
-                shot = screenshots / (rel.replace("/", "__").removesuffix(".html") + ".png")
+                shot = screenshots / (rel.replace("/", "__").removesuffix(".html") + ".jpg")
                 screenshot(page, shot)
+            if after is not None:
+                after(page, rel)
             report.problems["console"] = log.problems()
             report.seconds = time.time() - t0
             reports.append(report)

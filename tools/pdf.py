@@ -69,15 +69,60 @@ def _flatten(entries: list[TocEntry], depth: int = 0):
 
 _PREPARE_JS = r"""
 () => {
-  // open every dropdown (solutions, hidden cells) so that the PDF shows its content
+  // open every dropdown (the solutions) so that the PDF shows its content; the folded code of a cell
+  // (myst-nb's <details class="hide ...">) stays folded, and the print style sheet leaves it out
   document.querySelectorAll('.toggle-hidden').forEach(el => el.classList.remove('toggle-hidden'));
   document.querySelectorAll('.toggle-button-hidden').forEach(el => el.classList.remove('toggle-button-hidden'));
-  document.querySelectorAll('details').forEach(el => el.open = true);
+  document.querySelectorAll('details:not(.hide)').forEach(el => el.open = true);
   const h1 = document.querySelector('main h1, article h1, h1');
   const title = h1 ? h1.textContent.replace(/[#¶]/g, '').trim() : document.title;
   return {title};
 }
 """
+
+
+def print_page(page) -> dict:
+    """Print a loaded, typeset page to PDF bytes, as on paper: its solutions open, its folded code left
+    out (the print style sheet).  Returns {title, pdf}.  The page is left in print mode."""
+    info = page.evaluate(_PREPARE_JS)
+    page.wait_for_timeout(350)  # the dropdowns fade in
+    page.emulate_media(media="print")
+    pdf = page.pdf(
+        format="A4",
+        print_background=True,
+        margin={"top": "14mm", "bottom": "16mm", "left": "12mm", "right": "12mm"},
+        display_header_footer=True,
+        header_template="<span></span>",
+        footer_template=FOOTER,
+        outline=False,
+    )
+    return {**info, "pdf": pdf}
+
+
+class Printer:
+    """Collects the printed pages of the table of contents while another pass (the browser test's)
+    has each page loaded: ``printer(page, rel)`` after the page's checks, then ``printer.write(out)``.
+    The book is then loaded once for both."""
+
+    def __init__(self, root: Path = ROOT) -> None:
+        self.root = root
+        self.entries = list(_flatten(toc_entries(root)))
+        self.wanted = {e.file + ".html" for e, _ in self.entries}
+        self.printed: dict[str, dict] = {}
+
+    def __call__(self, page, rel: str) -> None:
+        if rel in self.wanted:
+            self.printed[rel] = print_page(page)
+
+    def pages(self) -> list[dict]:
+        missing = sorted(self.wanted - set(self.printed))
+        if missing:
+            raise RuntimeError(f"pages of the table of contents not printed: {missing}")
+        return [{"file": e.file, "depth": d, "caption": e.caption, **self.printed[e.file + ".html"]}
+                for e, d in self.entries]
+
+    def write(self, out: Path) -> Path:
+        return merge(self.pages(), out, browser.book_config(self.root)["title"])
 
 
 def print_pages(html_dir: Path, entries: list[TocEntry]) -> list[dict]:
@@ -92,19 +137,7 @@ def print_pages(html_dir: Path, entries: list[TocEntry]) -> list[dict]:
             problems = browser.check_math(page) + log.problems()
             if problems:
                 raise RuntimeError(f"{entry.file}: " + "; ".join(problems[:5]))
-            info = page.evaluate(_PREPARE_JS)
-            page.wait_for_timeout(350)  # the dropdowns fade in
-            page.emulate_media(media="print")
-            pdf = page.pdf(
-                format="A4",
-                print_background=True,
-                margin={"top": "14mm", "bottom": "16mm", "left": "12mm", "right": "12mm"},
-                display_header_footer=True,
-                header_template="<span></span>",
-                footer_template=FOOTER,
-                outline=False,
-            )
-            pages.append({"file": entry.file, "depth": depth, "caption": entry.caption, "pdf": pdf, **info})
+            pages.append({"file": entry.file, "depth": depth, "caption": entry.caption, **print_page(page)})
             page.close()
         context.close()
     return pages
