@@ -238,23 +238,9 @@ def _sum_rows(A: np.ndarray, x: np.ndarray, key: int) -> np.ndarray:
     fusing each product with the running sum (a fused multiply-add, as BLAS kernels do on CPUs with
     FMA): s <- fl(a_i x_i + s).  If every product and partial sum is exact, all choices agree.
     """
-    fused = bool((key >> 16) & 1)
-    if A.shape[0] == 1 and x.size <= 64:
-        return np.array([_sum_short(A[0].tolist(), x.tolist(), key, fused)])
-    perm = _order(x.size, [key])[0]
-    A, x = A[:, perm], x[perm]
-    if not fused:
-        return _plain(np.cumsum(A * x, axis=1)[:, -1], A.shape[0], x.size)
-    P, E = _two_product(A, np.broadcast_to(x, A.shape))
-    if A.shape[0] <= _PY_ROWS:
-        return np.array([_fused_py(p, e) for p, e in zip(P.tolist(), E.tolist())], dtype=float)
-    s = np.zeros(A.shape[0])
-    for i in range(x.size):
-        t = P[:, i] + s
-        bp = t - P[:, i]
-        err = (P[:, i] - (t - bp)) + (s - bp)  # t + err = P_i + s exactly (Knuth's two-sum)
-        s = t + (err + E[:, i])  # ~ fl(P_i + E_i + s) = fma(a_i, x_i, s)
-    return s
+    if A.shape[0] == 1 and x.size <= 64:  # dot on a short vector: no numpy overhead at each term
+        return np.array([_sum_short(A[0].tolist(), x.tolist(), key, bool((key >> 16) & 1))])
+    return _sum_columns(A, x.reshape(-1, 1), [key])[:, 0]
 
 
 def _sum_columns(A: np.ndarray, B: np.ndarray, keys: list[int]) -> np.ndarray:
