@@ -200,17 +200,13 @@ def _sum_short(a: list, x: list, key: int, fused: bool) -> float:
         for i in order:
             s += a[i] * x[i]
         return s
-    for i in order:
-        p, e = _two_product(a[i], x[i])  # on Python floats: the same operations as on arrays
-        t = p + s
-        bp = t - p
-        s = t + (((p - (t - bp)) + (s - bp)) + e)
-    return s
+    products = [_two_product(a[i], x[i]) for i in order]  # on Python floats: the operations on arrays
+    return _fused_py([p for p, _ in products], [e for _, e in products])
 
 
 def _fused_py(p: list, e: list) -> float:
     """s <- fl(p_i + e_i + s) over the (exact) products p_i + e_i, in Python floats: the operations of
-    the array loop in :func:`_sum_rows`, in the same order, so the same result (IEEE doubles), without
+    the array loop in :func:`_sum_columns`, in the same order, so the same result (IEEE doubles), without
     numpy's per-call overhead on one short row."""
     s = 0.0
     for pi, ei in zip(p, e):
