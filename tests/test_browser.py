@@ -4,7 +4,8 @@ Every page of ``_build/html`` is served on 127.0.0.1 and loaded once; the checks
 run on it: console and page errors and failed local requests, MathJax (served from ``.cache/npm``)
 typesetting every formula without an error, every internal link and #anchor, the solution dropdowns,
 the proof tables, figures and launch buttons of each notebook page, an axe-core accessibility scan, and
-a full-page screenshot under ``_build/screenshots/``.  In the same pass, with each page loaded once,
+a screenshot of its first screen under ``_build/screenshots/`` (``python3 dev.py browser`` takes the
+whole page; here the printed PDF shows every page whole, and a long page's full screenshot cost 2 s).  In the same pass, with each page loaded once,
 the PDF of the book is printed (``tools/pdf.py``, as ``python3 dev.py pdf`` prints it) and its tests
 follow.  The last tests break a copy of the build (an undefined macro, a removed link target) and show
 that the same checks then fail.
@@ -54,7 +55,7 @@ def browser_pass(request):
     """Every page loaded once: its checks, its screenshot, and its PDF pages."""
     t0 = time.time()
     printer = pdf.Printer()
-    reps = browser.check_site(HTML, screenshots=SCREENSHOTS, after=printer)
+    reps = browser.check_site(HTML, screenshots=SCREENSHOTS, full_page=False, after=printer)
     summary = browser.write_a11y_report(reps, A11Y_REPORT)
     _say(request, f"{summary}\nbrowser: {len(reps)} pages checked and {len(printer.printed)} printed in "
                   f"{time.time() - t0:.0f} s; screenshots in {SCREENSHOTS.relative_to(ROOT)}/")

@@ -4,17 +4,18 @@ The edition is built once (HTML book + notebooks, in a temporary folder).  The l
 every solution of the full notebooks -- its prose cut into runs of plain words, its code line by line --
 keeps the probes that are distinctive (not also in the notebook's kept text), shows that they are
 found in the full book's HTML (so the check can see them), and asserts that none of them is in the
-student HTML or the student notebooks.  Then each student notebook is executed top to bottom.
+student HTML or the student notebooks.  Then each student notebook is shown to run top to bottom:
+one whose code is a prefix of its full notebook's runs whenever the full one does (nbval executes
+that), any other is executed.
 """
 from __future__ import annotations
 
+import ast
 import html
 import re
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import nbclient
 import nbformat
 import pytest
 
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from notebooks import run_broken  # noqa: E402
 from tools import student  # noqa: E402
 
 NOTEBOOKS = student.notebooks()
@@ -124,22 +126,93 @@ def test_student_notebooks_keep_exercises_and_clear_outputs(edition):
         assert all(not c.outputs for c in nb.cells if c.cell_type == "code")
 
 
-def _execute(path: Path) -> tuple[str, str | None]:
-    nb = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
-                                     resources={"metadata": {"path": str(path.parent)}})
+def _code_cells(nb) -> list:
+    return [c for c in nb.cells if c.cell_type == "code"]
+
+
+def _is_comment_only(source: str) -> bool:
+    """A cell that executes nothing (the empty answer cells: '# Your answer to exercise ...')."""
     try:
-        client.execute()
-    except nbclient.exceptions.CellExecutionError as err:
-        return path.name, f"{err.ename}: {err.evalue}"
-    return path.name, None
+        return not ast.parse(source).body
+    except SyntaxError:
+        return False
+
+
+def why_not_a_prefix(student_nb, full_nb) -> str | None:
+    """None if the student notebook executes exactly the first k code cells of the full notebook, in
+    order (with the same tags, none of them skipped by nbval), besides cells that execute nothing;
+    otherwise the reason it does not."""
+    kept = [c for c in _code_cells(student_nb) if not _is_comment_only(c.source)]
+    full = _code_cells(full_nb)
+    if len(kept) > len(full):
+        return f"{len(kept)} code cells to run, the full notebook has {len(full)}"
+    for i, (s, f) in enumerate(zip(kept, full)):
+        if s.source != f.source:
+            return f"code cell {i + 1} is not the full notebook's code cell {i + 1}"
+        tags = set(f.metadata.get("tags", []))
+        if tags != set(s.metadata.get("tags", [])):
+            return f"code cell {i + 1} has other tags than in the full notebook"
+        if tags & {"nbval-skip", "skip-execution", "raises-exception"}:
+            return f"code cell {i + 1} is tagged {sorted(tags)}: nbval does not prove that it runs"
+    return None
+
+
+def student_notebooks_that_fail(pairs: list[tuple[Path, Path]]) -> tuple[list[tuple[str, str]], list[str]]:
+    """For (student notebook, full notebook) pairs: the failures of the student notebooks, and the
+    names of those that had to be executed.
+
+    A student notebook whose code is a prefix of its full notebook's (``why_not_a_prefix``) runs top
+    to bottom whenever the full notebook does: its cells are the same code, in the same order, from a
+    fresh kernel, and the notebooks draw their randomness from seeded generators.  nbval executes
+    every full notebook in the same ``dev.py test``, so such a student notebook is not run a second
+    time.  Any other student notebook is executed (a fresh interpreter forked from a preloaded one:
+    ``notebooks.run_broken`` with no patch) and its exception, if any, is reported."""
+    failures, executed = [], []
+    for dest, full in pairs:
+        student_nb = nbformat.read(dest, as_version=4)
+        if why_not_a_prefix(student_nb, nbformat.read(full, as_version=4)) is None:
+            continue
+        executed.append(dest.name)
+        ename, evalue = run_broken(dest, "")
+        if ename is not None:
+            failures.append((dest.name, f"{ename}: {evalue}"))
+    return failures, executed
 
 
 def test_every_student_notebook_runs_top_to_bottom(edition):
-    # two kernels at a time (the machines have two cores)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        failures = [(name, err) for name, err in pool.map(_execute, edition["notebooks"]) if err]
+    nb_dir = edition["html"].parents[1] / "notebooks"
+    pairs = [(dest, ROOT / "chapters" / dest.relative_to(nb_dir)) for dest in edition["notebooks"]]
+    assert len(pairs) == len(NOTEBOOKS) and all(full.exists() for _, full in pairs)
+    failures, executed = student_notebooks_that_fail(pairs)
     assert failures == []
+
+
+def test_a_student_notebook_that_is_not_a_prefix_is_executed_and_its_failure_reported(tmp_path):
+    """The shortcut above has teeth: a solution in the middle of a notebook whose later code needs it
+    makes the student notebook fail, and the check executes it and says so; the same notebook with its
+    solution at the end is a prefix and needs no run."""
+    middle = _nb(
+        ("code", "import numpy as np\nrng = np.random.default_rng(0)"),
+        ("md", "```{exercise}\n:label: ex-a\n\nDo A.\n```\n\n```{solution-start} ex-a\n```"),
+        ("code", "answer = rng.integers(10)"),
+        ("md", "```{solution-end}\n```"),
+        ("code", "print(answer + 1)"),
+    )
+    at_end = _nb(*[("code", "import numpy as np\nrng = np.random.default_rng(0)"), ("code", "print(rng.integers(10))"),
+                   ("md", "```{exercise}\n:label: ex-a\n\nDo A.\n```\n\n```{solution-start} ex-a\n```"),
+                   ("code", "answer = rng.integers(10)"), ("md", "```{solution-end}\n```")])
+    pairs = []
+    for name, nb in (("middle", middle), ("at_end", at_end)):
+        full, dest = tmp_path / f"{name}.ipynb", tmp_path / "student" / f"{name}.ipynb"
+        dest.parent.mkdir(exist_ok=True)
+        nbformat.write(nb, full)
+        nbformat.write(student.strip_solutions(nb, clear_outputs=True, answer_cells=True).nb, dest)
+        pairs.append((dest, full))
+    assert why_not_a_prefix(nbformat.read(pairs[1][0], as_version=4), at_end) is None
+    assert "code cell 2" in why_not_a_prefix(nbformat.read(pairs[0][0], as_version=4), middle)
+    failures, executed = student_notebooks_that_fail(pairs)
+    assert executed == ["middle.ipynb"]
+    assert failures == [("middle.ipynb", "NameError: name 'answer' is not defined")]
 
 
 def test_no_later_cell_needs_a_name_from_a_solution():

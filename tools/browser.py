@@ -432,13 +432,14 @@ def check_no_colab_install(folder: Path) -> list[str]:
     ]
 
 
-def screenshot(page, path: Path) -> None:
-    """A full-page screenshot, taken from the top (the theme's sidebar and header are sticky: taken
-    after the page was scrolled, they would appear where the viewport was)."""
+def screenshot(page, path: Path, full_page: bool = True) -> None:
+    """A screenshot of the whole page (``full_page``) or of its first screen, taken from the top (the
+    theme's sidebar and header are sticky: taken after the page was scrolled, they would appear where
+    the viewport was)."""
     page.evaluate("() => window.scrollTo(0, 0)")
     page.wait_for_function("() => window.scrollY === 0 && !document.body.classList.contains('scrolled')")
     # JPEG (quality 85): a long page's PNG takes Chromium twice as long to encode, in every CI run
-    page.screenshot(path=str(path), full_page=True, type="jpeg", quality=85)
+    page.screenshot(path=str(path), full_page=full_page, type="jpeg", quality=85)
 
 
 def axe_scan(page) -> list[dict]:
@@ -494,11 +495,14 @@ def check_site(
     *,
     source_root: Path = ROOT,
     screenshots: Path | None = None,
+    full_page: bool = True,
     axe: bool = True,
     dropdowns: bool = True,
     after=None,
 ) -> list[PageReport]:
-    """Run every check on ``pages`` (default: all) of the built book in ``folder``.  ``after(page, rel)``,
+    """Run every check on ``pages`` (default: all) of the built book in ``folder``, with a screenshot of
+    each (the whole page, or its first screen if not ``full_page``) if ``screenshots`` names a folder.
+    ``after(page, rel)``,
     if given, is called on each loaded page after its checks and screenshot (the browser test prints
     the PDF with it: :class:`tools.pdf.Printer`), before its console log is read."""
     folder = Path(folder)
@@ -535,7 +539,7 @@ def check_site(
                 report.problems["a11y"] = serious_unallowed(report.axe)
             if screenshots:
                 shot = screenshots / (rel.replace("/", "__").removesuffix(".html") + ".jpg")
-                screenshot(page, shot)
+                screenshot(page, shot, full_page)
             if after is not None:
                 after(page, rel)
             report.problems["console"] = log.problems()
