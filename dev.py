@@ -30,6 +30,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -89,15 +90,16 @@ def env() -> dict[str, str]:
     return e
 
 
-def build(strict: bool) -> Path:
-    """Build the HTML book into _build/html; strict = warnings are errors, broken references fail."""
+def build(strict: bool, log=None) -> Path:
+    """Build the HTML book into _build/html; strict = warnings are errors, broken references fail.
+    ``log``: a file for Sphinx's output (default: this terminal)."""
     out = ROOT / "_build"
     if out.exists():
         shutil.rmtree(out)
     cmd = [BIN / "jupyter-book", "build", ROOT, "--path-output", ROOT, "--keep-going"]
     if strict:
         cmd += ["--warningiserror", "--nitpick"]
-    sh(*cmd, env=env())
+    sh(*cmd, env=env(), **({"stdout": log, "stderr": subprocess.STDOUT} if log else {}))
     index = out / "html" / "index.html"
     if not index.exists():
         sys.exit("the book build produced no index.html")
@@ -127,16 +129,52 @@ def workers() -> list[str]:
     return ["-n", str(n), "--dist", "loadscope", "--no-loadscope-reorder"] if n > 1 else []
 
 
+#: dev.py test builds the book beside the tests: the tests that read _build/html wait for this file
+#: ("ok", or why the build failed; tests/built.py), named to them by OLKIT_BOOK_BUILD.
+BUILD_STATUS = ROOT / ".cache" / "book-build.status"
+BUILD_LOG = ROOT / ".cache" / "book-build.log"
+
+
+def start_build(strict: bool) -> threading.Thread:
+    """The book build in a thread, its output in BUILD_LOG, its outcome in BUILD_STATUS at the end."""
+    BUILD_STATUS.parent.mkdir(parents=True, exist_ok=True)
+    BUILD_STATUS.unlink(missing_ok=True)
+
+    def run() -> None:
+        t0 = time.time()
+        try:
+            with open(BUILD_LOG, "w") as log:
+                build(strict, log=log)
+            state = "ok"
+            say(f"the book built (strict) in {time.time() - t0:.0f} s beside the tests; its log: {BUILD_LOG}")
+        except (subprocess.CalledProcessError, SystemExit, OSError) as err:
+            state = f"failed ({err})"
+        BUILD_STATUS.write_text(state)
+
+    thread = threading.Thread(target=run, name="book-build")
+    thread.start()
+    return thread
+
+
 def cmd_test() -> None:
     t0 = time.time()
     setup()
-    build(strict=True)
     browser_ready()  # the browser test (tests/test_browser.py) runs if Chromium is here; else says why not
     # olkit's and the tests' compiled modules, once, for the test processes (see setup's --compile-bytecode)
     sh(PY, "-m", "compileall", "-q", ROOT / "olkit", ROOT / "tests", ROOT / "tools")
-    # unit and property tests, the broken-variant tests, and nbval (strict) on every notebook;
-    # run last so that pytest's summary is the closing line
-    sh(PY, "-m", "pytest", *workers(), "--durations=15", "--nbval", "tests", "chapters", env=env())
+    # The strict book build runs beside the tests (it keeps one core busy for about 40 s, while most
+    # tests do not need it); the tests that read _build/html wait for it.  Then unit and property
+    # tests, the broken-variant tests, nbval (strict) on every notebook, the browser and PDF tests.
+    building = start_build(strict=True)
+    try:
+        sh(PY, "-m", "pytest", *workers(), "--durations=15", "--nbval", "tests", "chapters",
+           env=dict(env(), OLKIT_BOOK_BUILD=str(BUILD_STATUS)))
+    finally:
+        building.join()
+        state = BUILD_STATUS.read_text() if BUILD_STATUS.exists() else "no status"
+        if state != "ok":
+            sys.stdout.write(BUILD_LOG.read_text()[-8000:] if BUILD_LOG.exists() else "")
+            sys.exit(f"[dev] the book build with warnings as errors failed: {state} (log: {BUILD_LOG})")
     say(f"all tests passed in {time.time() - t0:.0f} s")
 
 

@@ -28,12 +28,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import built  # noqa: E402
 from tools import browser, pdf  # noqa: E402
 
-HTML = ROOT / "_build" / "html"
+HTML = built.HTML
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 A11Y_REPORT = ROOT / "_build" / "a11y-report.json"
-BUILT = (HTML / "intro.html").exists()
+BUILT = built.available()
 LACKING = browser.missing()
 
 needs_build = pytest.mark.skipif(not BUILT, reason="the book is not built: run python3 dev.py test (or book)")
@@ -53,6 +54,7 @@ def _say(request, text: str) -> None:
 @pytest.fixture(scope="module")
 def browser_pass(request):
     """Every page loaded once: its checks, its screenshot, and its PDF pages."""
+    assert built.wait() is not None
     t0 = time.time()
     printer = pdf.Printer()
     reps = browser.check_site(HTML, screenshots=SCREENSHOTS, full_page=False, after=printer)
@@ -115,6 +117,7 @@ def test_every_page_has_a_screenshot(reports):
 
 
 def test_no_page_shows_the_colab_install_cell():
+    assert built.wait() is not None
     assert browser.check_no_colab_install(HTML) == []
 
 
@@ -246,6 +249,7 @@ MATH = '<span class="math notranslate nohighlight">'
 @pytest.fixture(scope="module")
 def broken(tmp_path_factory):
     dest = tmp_path_factory.mktemp("broken") / "html"
+    assert built.wait() is not None
     shutil.copytree(HTML, dest)
     page = dest / PAGE
     text = page.read_text()

@@ -23,11 +23,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import built  # noqa: E402
 from notebooks import run_broken  # noqa: E402
 from tools import student  # noqa: E402
 
 NOTEBOOKS = student.notebooks()
-FULL_HTML = ROOT / "_build" / "html"
+FULL_HTML = built.HTML
 MARKUP = re.compile(r"[$`{}\[\]()*\\|]")
 
 
@@ -94,7 +95,7 @@ def test_every_notebook_has_solutions_to_strip():
 def test_no_solution_text_or_code_in_the_student_html_or_notebooks(edition):
     html_dir = edition["html"].parent
     student_html = html_words(html_dir)
-    full_html = html_words(FULL_HTML) if (FULL_HTML / "intro.html").exists() else None
+    full_html = html_words(FULL_HTML) if built.wait() is not None else None
     for path in NOTEBOOKS:
         nb = nbformat.read(path, as_version=4)
         rel = path.relative_to(ROOT / "chapters")
