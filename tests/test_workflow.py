@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -39,3 +41,23 @@ def test_workflow_tests_every_push_and_publishes_main():
     deploy = wf["jobs"]["deploy"]
     assert "refs/heads/main" in deploy["if"] and deploy["needs"] == "test"
     assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
+
+
+def test_a_test_that_needs_the_book_waits_for_the_build_and_fails_if_it_failed(tmp_path, monkeypatch):
+    """dev.py test builds the book beside the tests (tests/built.py): a test that reads _build/html
+    waits until the build has written its outcome, and fails when the build failed."""
+    import built
+
+    status = tmp_path / "book-build.status"
+    monkeypatch.setenv("OLKIT_BOOK_BUILD", str(status))
+    assert built.pending() and built.available()
+    late = threading.Timer(1.0, lambda: status.write_text("ok"))
+    late.start()
+    t0 = time.time()
+    built.wait(timeout=30)
+    assert time.time() - t0 >= 0.9, "it waited for the build"
+    status.write_text("failed (Command ... returned non-zero exit status 1.)")
+    with pytest.raises(pytest.fail.Exception, match="the book did not build: failed"):
+        built.wait(timeout=30)
+    monkeypatch.delenv("OLKIT_BOOK_BUILD")
+    assert not built.pending()
