@@ -17,6 +17,7 @@ reinstall only when the lock file changes.
 
 The editions and the browser checks (see README):
     python3 dev.py student  # the student edition: HTML book and notebooks without solutions
+    python3 dev.py labs     # the labs (otter assign): _build/labs/NAME/{student,autograder}, NAME-autograder.zip
     python3 dev.py pdf      # one PDF of the whole book, printed by the system Chromium
     python3 dev.py browser  # the browser checks on _build/html: screenshots, accessibility report
     python3 dev.py site     # _build/site as published: the book, student/, downloads/ (after the above)
@@ -280,6 +281,15 @@ def cmd_student() -> None:
     say(f"student edition built in {time.time() - t0:.0f} s")
 
 
+def cmd_labs() -> None:
+    """The labs: otter assign on every labs/*.ipynb into _build/labs (student notebooks and public tests,
+    solution notebooks, one autograder zip per lab); refreshes the committed copies in labs/student/."""
+    t0 = time.time()
+    setup()
+    sh(PY, "-m", "tools.labs", ROOT / "_build" / "labs", env=env())
+    say(f"labs built in {time.time() - t0:.0f} s")
+
+
 def cmd_pdf() -> None:
     """_build/pdf/book.pdf: the book built to HTML (in _build/pdf/html), printed page by page by the
     system Chromium with MathJax served locally, merged with one bookmark per page."""
@@ -316,6 +326,14 @@ def cmd_site() -> None:
     downloads.mkdir()
     shutil.copyfile(pdf, downloads / "online-learning-numerically.pdf")
     shutil.make_archive(str(downloads / "student-notebooks"), "zip", student / "notebooks")
+    # the labs' student folders (notebook and public tests), never the autograder zips: those hold the
+    # hidden tests and the solutions, and instructors make them with python3 dev.py labs
+    labs = sorted(p for p in (ROOT / "labs" / "student").iterdir() if p.is_dir())
+    (downloads / "labs").mkdir()
+    for lab in labs:
+        shutil.make_archive(str(downloads / "labs" / lab.name), "zip", lab.parent, lab.name)
+    lab_items = "".join(f'<li><a href="labs/{lab.name}.zip">{lab.name}</a>: the student notebook and its public '
+                        "tests</li>\n" for lab in labs)
     (downloads / "index.html").write_text(
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -326,6 +344,7 @@ def cmd_site() -> None:
         '<li><a href="student-notebooks.zip">The student notebooks</a>: every chapter notebook without its '
         "solutions, an empty cell after each exercise</li>\n"
         '<li><a href="../student/intro.html">The student edition</a> of the book (no solutions)</li>\n'
+        + lab_items +
         '<li><a href="../intro.html">Back to the book</a></li>\n'
         "</ul></main></body></html>\n"
     )
@@ -363,6 +382,8 @@ def main(argv: list[str]) -> None:
         setup()
     elif cmd == "student":
         cmd_student()
+    elif cmd == "labs":
+        cmd_labs()
     elif cmd == "pdf":
         cmd_pdf()
     elif cmd == "browser":

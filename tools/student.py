@@ -40,7 +40,7 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[1]
 OPEN = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>solution-start|solution-end|solution)\}")
 # what the student book's source tree leaves out (besides the build itself)
-NOT_BOOK = {".git", ".venv", ".cache", "_build", "tests", "benchmarks", "olkit", "tools", ".github",
+NOT_BOOK = {".git", ".venv", ".cache", "_build", "tests", "benchmarks", "olkit", "tools", ".github", "labs",
             "__pycache__", ".ipynb_checkpoints", ".hypothesis"}
 INSTRUCTOR_PAGES = {"instructor"}
 

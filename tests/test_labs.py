@@ -1,0 +1,314 @@
+"""The labs (``labs/``, ``python3 dev.py labs``): otter assign builds each; the reference solutions get
+full marks through otter's autograder; typical wrong answers lose points, and their feedback names the
+step of the chapter's proof that fails; the student notebooks hold no solution and no hidden test, run
+top to bottom as handed out, and report failures (not tracebacks) in their check cells; the committed
+student copies are those that ``dev.py labs`` makes.
+"""
+from __future__ import annotations
+
+import filecmp
+import json
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from notebooks import run_broken  # noqa: E402
+from tools import labs as tools_labs  # noqa: E402
+
+otter = pytest.importorskip("otter", reason="otter-grader is not installed (python3 dev.py setup installs the lock)")
+from otter.nbmeta_config import NBMetadataConfig  # noqa: E402
+from otter.test_files import create_test_file  # noqa: E402
+
+MASTERS = tools_labs.masters()
+OTTER = Path(sys.executable).parent / "otter"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("labs")
+    return {lab["name"]: lab for lab in tools_labs.build(out, refresh=False)}
+
+
+def test_there_are_labs_and_each_is_built(built):
+    assert [m.stem for m in MASTERS] == sorted(built) and len(built) >= 2
+    for lab in built.values():
+        assert lab["student"].exists() and lab["solution"].exists() and lab["zip"].stat().st_size > 1000
+        assert sorted(p.name for p in lab["tests"].glob("q*.py")), f"{lab['name']}: no public tests"
+
+
+def test_the_committed_student_copies_are_current(built):
+    for name, lab in built.items():
+        copy = ROOT / "labs" / "student" / name
+        cmp = filecmp.dircmp(lab["student"].parent, copy)
+        assert not (cmp.left_only or cmp.right_only or cmp.diff_files), (
+            f"labs/student/{name} differs from what python3 dev.py labs makes: run it")
+        sub = filecmp.dircmp(lab["tests"], copy / "tests")
+        assert not (sub.left_only or sub.right_only or sub.diff_files), f"labs/student/{name}/tests: run python3 dev.py labs"
+
+
+def _otter_run(lab: dict, notebook: Path, out: Path) -> dict:
+    out.mkdir(parents=True, exist_ok=True)
+    run = subprocess.run([str(OTTER), "run", "-a", str(lab["zip"]), "-o", str(out), str(notebook)],
+                         cwd=out, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    return json.loads((out / "results.json").read_text())
+
+
+def _scores(results: dict) -> dict[str, tuple[float, float]]:
+    return {t["name"]: (t["score"], t["max_score"]) for t in results["tests"] if "max_score" in t}
+
+
+@pytest.mark.parametrize("name", [m.stem for m in MASTERS])
+def test_the_reference_solution_gets_full_marks_from_the_autograder(built, name, tmp_path):
+    lab = built[name]
+    scores = _scores(_otter_run(lab, lab["solution"], tmp_path))
+    assert scores and all(score == full > 0 for score, full in scores.values()), scores
+
+
+def _fill(student: Path, answers: dict[str, str], dest: Path) -> Path:
+    """The student notebook with the '...' body of each named function replaced by an answer."""
+    nb = nbformat.read(student, as_version=4)
+    for cell in nb.cells:
+        m = re.match(r"def (\w+)\(", cell.source)
+        if cell.cell_type == "code" and m and m[1] in answers:
+            cell.source = answers[m[1]]
+    nbformat.write(nb, dest)
+    return dest
+
+
+def test_a_wrong_answer_loses_its_points_through_the_autograder(built, tmp_path):
+    """End to end: a Halving that breaks ties towards 0 keeps the other questions' points and loses
+    question 1's, and the autograder's feedback names step 0' and the round."""
+    lab = built["lab1_halving"]
+    ref = nbformat.read(lab["solution"], as_version=4)
+    sources = {re.match(r"def (\w+)\(", c.source)[1]: c.source for c in ref.cells
+               if c.cell_type == "code" and re.match(r"def (\w+)\(", c.source)}
+    sources["halving_predict"] = sources["halving_predict"].replace("2 * ones >= size", "2 * ones > size")
+    sub = _fill(lab["student"], sources, tmp_path / "lab1_halving.ipynb")
+    results = _otter_run(lab, sub, tmp_path / "out")
+    scores = _scores(results)
+    assert scores["q1"][0] < scores["q1"][1] and scores["q2"][0] == scores["q2"][1], scores
+    text = json.dumps(results)
+    assert "Step 0'" in text and "round 1" in text and "breaks towards 1" in text, text[:3000]
+
+
+# ----------------------------------------------------------------------------------------------
+# Typical wrong answers, three or more per question, graded by the lab's own test files (public and
+# hidden) in this process: each loses points, and the feedback names the failing step.
+
+WRONG = {
+    ("lab1_halving", "q1"): [
+        ("ties go to 0", """
+def halving_predict(H, alive, x):
+    ones = int(H[alive, x].sum())
+    return 1 if 2 * ones > alive.sum() else 0
+""", "Step 0'"),
+        ("votes of all of H, not of V_t", """
+def halving_predict(H, alive, x):
+    return 1 if 2 * int(H[:, x].sum()) >= len(H) else 0
+""", "Step 0'"),
+        ("the minority vote", """
+def halving_predict(H, alive, x):
+    ones = int(H[alive, x].sum())
+    return 0 if 2 * ones >= alive.sum() else 1
+""", "Step 0'"),
+        ("a float instead of a label", """
+def halving_predict(H, alive, x):
+    return H[alive, x].mean()
+""", "must return the label 0 or 1"),
+    ],
+    ("lab1_halving", "q2"): [
+        ("forgets the version space (keeps every hypothesis that agrees with this label)", """
+def halving_update(H, alive, x, y):
+    return H[:, x] == y
+""", "Step 0 "),
+        ("keeps the hypotheses that disagree", """
+def halving_update(H, alive, x, y):
+    return alive & (H[:, x] != y)
+""", "Step 0"),
+        ("does not update", """
+def halving_update(H, alive, x, y):
+    return alive
+""", "Step 0 "),
+        ("a list of indices instead of a mask", """
+def halving_update(H, alive, x, y):
+    return np.flatnonzero(alive & (H[:, x] == y))
+""", "boolean array"),
+    ],
+    ("lab1_halving", "q3"): [
+        ("sizes after the update only (off by one round)", """
+def halving_run(H, xs, ys):
+    alive = np.ones(len(H), dtype=bool)
+    predictions, sizes = [], []
+    for x, y in zip(xs, ys):
+        predictions.append(1 if 2 * int(H[alive, x].sum()) >= alive.sum() else 0)
+        sizes.append(int(alive.sum()))
+        alive = alive & (H[:, x] == y)
+    return predictions, sizes
+""", "sizes"),
+        ("predicts the label of the first alive hypothesis (Consistent, not Halving)", """
+def halving_run(H, xs, ys):
+    alive = np.ones(len(H), dtype=bool)
+    predictions, sizes = [], [len(H)]
+    for x, y in zip(xs, ys):
+        predictions.append(int(H[np.flatnonzero(alive)[0], x]))
+        alive = alive & (H[:, x] == y)
+        sizes.append(int(alive.sum()))
+    return predictions, sizes
+""", "Step 0'"),
+        ("records |V_t| before the update as |V_{t+1}|", """
+def halving_run(H, xs, ys):
+    alive = np.ones(len(H), dtype=bool)
+    predictions, sizes = [], [len(H)]
+    for x, y in zip(xs, ys):
+        predictions.append(1 if 2 * int(H[alive, x].sum()) >= alive.sum() else 0)
+        sizes.append(int(alive.sum()))
+        alive = alive & (H[:, x] == y)
+    return predictions, sizes
+""", "Step 0 "),
+    ],
+    ("lab3_hedge", "q1"): [
+        ("exponentiates without subtracting the minimum (overflows on large losses)", """
+def hedge_distribution(L, eta):
+    w = np.exp(-eta * L)
+    return w / w.sum()
+""", "subtract min(L)"),
+        ("the wrong sign in the exponent", """
+def hedge_distribution(L, eta):
+    w = np.exp(eta * (L - L.max()))
+    return w / w.sum()
+""", "Step 1"),
+        ("not normalized", """
+def hedge_distribution(L, eta):
+    return np.exp(-eta * (L - L.min()))
+""", "Step 1"),
+        ("the rate doubled (a wrong constant)", """
+def hedge_distribution(L, eta):
+    w = np.exp(-2 * eta * (L - L.min()))
+    return w / w.sum()
+""", "Step 1"),
+    ],
+    ("lab3_hedge", "q2"): [
+        ("p_t from the losses up to round t (off by one round)", """
+def hedge_regret(losses, eta):
+    L = np.zeros(losses.shape[1])
+    expected = 0.0
+    for loss in losses:
+        L = L + loss
+        w = np.exp(-eta * (L - L.min()))
+        expected += (w / w.sum()) @ loss
+    return expected - L.min()
+""", "Step 0"),
+        ("against the worst expert", """
+def hedge_regret(losses, eta):
+    L = np.zeros(losses.shape[1])
+    expected = 0.0
+    for loss in losses:
+        w = np.exp(-eta * (L - L.min()))
+        expected += (w / w.sum()) @ loss
+        L = L + loss
+    return expected - L.max()
+""", "Step 0"),
+        ("the uniform distribution every round", """
+def hedge_regret(losses, eta):
+    return float(losses.mean(axis=1).sum() - losses.sum(axis=0).min())
+""", "Step 0"),
+    ],
+}
+
+
+def _grade(built: dict, lab: str, question: str, env: dict):
+    """The question's test file from the autograder (public and hidden tests), run on ``env``."""
+    path = built[lab]["solution"].parent / "tests" / f"{question}.py"
+    test_file = create_test_file(str(path), NBMetadataConfig())
+    test_file.run(env)
+    return test_file
+
+
+@pytest.mark.parametrize("lab, question, label, source, step",
+                         [(lab, q, label, src, step) for (lab, q), answers in WRONG.items()
+                          for label, src, step in answers],
+                         ids=[f"{lab}-{q}-{label.split(' (')[0]}" for (lab, q), answers in WRONG.items()
+                              for label, _, _ in answers])
+def test_a_typical_wrong_answer_loses_points_and_its_feedback_names_the_step(built, lab, question, label, source, step):
+    env = {"np": np}
+    exec(textwrap.dedent(source), env)
+    graded = _grade(built, lab, question, env)
+    assert graded.score < graded.possible, f"{label}: full marks for a wrong answer"
+    messages = " ".join(r.message or "" for r in graded.test_case_results if not r.passed)
+    assert step in messages, f"{label}: the feedback does not name {step!r}: {messages[:800]}"
+
+
+@pytest.mark.parametrize("name", [m.stem for m in MASTERS])
+def test_the_reference_answers_pass_every_hidden_test_in_process(built, name):
+    env = {"np": np}
+    nb = nbformat.read(built[name]["solution"], as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and cell.source.startswith("def "):
+            exec(cell.source, env)
+    for test in sorted((built[name]["solution"].parent / "tests").glob("q*.py")):
+        graded = _grade(built, name, test.stem, env)
+        assert graded.score == graded.possible > 0, [r.message for r in graded.test_case_results]
+
+
+def test_student_notebooks_hold_no_solution_and_no_hidden_test(built):
+    for name, lab in built.items():
+        master = nbformat.read(ROOT / "labs" / f"{name}.ipynb", as_version=4)
+        solution_lines = {ln.strip() for c in master.cells if c.cell_type == "code"
+                          for block in re.findall(r"# BEGIN SOLUTION\n(.*?)# END SOLUTION", c.source, re.S)
+                          for ln in block.splitlines() if len(ln.strip()) >= 12}
+        hidden_calls = {m for c in master.cells if c.cell_type == "code" and c.source.startswith("# HIDDEN")
+                        for m in re.findall(r"labs\.check_\w+\(\w+, \"(\w+)\"\)", c.source)}
+        assert solution_lines and hidden_calls, f"{name}: the check cannot see what it looks for"
+        full = nbformat.read(lab["solution"], as_version=4)
+        full_text = "\n".join(c.source for c in full.cells)
+        assert all(ln in full_text for ln in solution_lines), "the solution notebook shows the check can see them"
+        student_text = lab["student"].read_text() + "".join(p.read_text() for p in lab["tests"].glob("*.py"))
+        leaked = [ln for ln in solution_lines if ln in student_text]
+        assert leaked == [], f"{name}: solution lines in the student notebook: {leaked[:3]}"
+        assert "hidden=True" not in student_text and "# HIDDEN" not in student_text
+        assert not any(f"'{case}'" in student_text or f'"{case}"' in student_text
+                       for case in hidden_calls - {"public"}), f"{name}: a hidden stream is named in the student files"
+
+
+@pytest.mark.parametrize("name", [m.stem for m in MASTERS])
+def test_the_untouched_student_notebook_runs_and_its_checks_report_failures(built, name):
+    """Handed out as it is (every answer '...'), the notebook runs top to bottom; each check cell
+    returns otter's result, a failure that says the function is still '...', and raises nothing."""
+    ename, evalue = run_broken(built[name]["student"], "")
+    assert ename is None, f"{name}: the student notebook stops with {ename}: {evalue}"
+    env = {"np": np}
+    nb = nbformat.read(built[name]["student"], as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and cell.source.startswith("def "):
+            exec(cell.source, env)
+    for test in sorted(built[name]["tests"].glob("q*.py")):
+        graded = create_test_file(str(test), NBMetadataConfig())
+        graded.run(env)
+        messages = " ".join(r.message or "" for r in graded.test_case_results)
+        assert graded.score == 0 and "still '...'" in messages, messages[:500]
+
+
+def test_the_feedback_quoted_on_the_labs_page_is_what_the_check_says():
+    """labs.md quotes the feedback a tie-to-0 Halving gets: it must be the check's own words."""
+    from olkit import labs
+
+    def halving_predict(H, alive, x):
+        ones = int(H[alive, x].sum())
+        return 1 if 2 * ones > alive.sum() else 0
+
+    with pytest.raises(labs.LabFeedback) as err:
+        labs.check_halving_predict(halving_predict)
+    page = (ROOT / "labs.md").read_text()
+    quote = " ".join(ln.lstrip("> ").strip() for ln in page.splitlines() if ln.startswith(">"))
+    assert quote == " ".join(str(err.value).split())
