@@ -36,7 +36,7 @@ OTTER = Path(sys.executable).parent / "otter"
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("labs")
-    return {lab["name"]: lab for lab in tools_labs.build(out, refresh=False)}
+    return {lab["name"]: lab for lab in tools_labs.build(out, refresh=False, run_tests=False)}
 
 
 def test_there_are_labs_and_each_is_built(built):
@@ -224,6 +224,117 @@ def hedge_regret(losses, eta):
     return float(losses.mean(axis=1).sum() - losses.sum(axis=0).min())
 """, "Step 0"),
     ],
+    ("lab4_perceptron_winnow", "q1"): [
+        ("updates only on a strictly negative score (w = 0 never moves)", """
+def perceptron_update(w, x, y):
+    return w + y * x if y * (w @ x) < 0 else w
+""", "Step 0"),
+        ("adds x without its label", """
+def perceptron_update(w, x, y):
+    return w + x if y * (w @ x) <= 0 else w
+""", "Step 3"),
+        ("updates on every round", """
+def perceptron_update(w, x, y):
+    return w + y * x
+""", "Step 0"),
+        ("a step of 1/2 (a wrong constant)", """
+def perceptron_update(w, x, y):
+    return w + 0.5 * y * x if y * (w @ x) <= 0 else w
+""", "Step 3"),
+    ],
+    ("lab4_perceptron_winnow", "q2"): [
+        ("predicts +1 only above d (the wrong tie rule)", """
+def winnow_update(w, x, y):
+    yhat = 1 if w @ x > len(w) else -1
+    if yhat == y:
+        return w
+    w = w.copy()
+    w[x == 1] = 2 * w[x == 1] if y == 1 else 0
+    return w
+""", "Step 0"),
+        ("promotes by adding 1", """
+def winnow_update(w, x, y):
+    yhat = 1 if w @ x >= len(w) else -1
+    if yhat == y:
+        return w
+    w = w.copy()
+    w[x == 1] = w[x == 1] + 1 if y == 1 else 0
+    return w
+""", "Step rule"),
+        ("triples (a wrong constant)", """
+def winnow_update(w, x, y):
+    yhat = 1 if w @ x >= len(w) else -1
+    if yhat == y:
+        return w
+    w = w.copy()
+    w[x == 1] = 3 * w[x == 1] if y == 1 else 0
+    return w
+""", "Step rule"),
+        ("never updates", """
+def winnow_update(w, x, y):
+    return w
+""", "Step 0"),
+    ],
+    ("lab5_projections_ogd", "q1"): [
+        ("projects onto the unit ball whatever B", """
+def project_ball(z, B):
+    n = np.linalg.norm(z)
+    return z if n <= 1 else z / n
+""", "Step P"),
+        ("always rescales to the sphere", """
+def project_ball(z, B):
+    return z * (B / np.linalg.norm(z))
+""", "Step P"),
+        ("no projection", """
+def project_ball(z, B):
+    return z
+""", "Step P"),
+    ],
+    ("lab5_projections_ogd", "q2"): [
+        ("clips to [-1, 1] whatever the box", """
+def project_box(z, lo, hi):
+    return np.clip(z, -1, 1)
+""", "Step P"),
+        ("scales the whole point (not the closest point)", """
+def project_box(z, lo, hi):
+    m = np.max(np.maximum(z / hi, z / lo))
+    return z if m <= 1 else z / m
+""", "Step P"),
+        ("clips below only", """
+def project_box(z, lo, hi):
+    return np.maximum(z, lo)
+""", "Step P"),
+    ],
+    ("lab5_projections_ogd", "q3"): [
+        ("clips at 0 and renormalizes", """
+def project_simplex(z):
+    w = np.maximum(z, 0)
+    return w / w.sum() if w.sum() > 0 else np.full(len(z), 1 / len(z))
+""", "Step P"),
+        ("softmax", """
+def project_simplex(z):
+    e = np.exp(z - z.max())
+    return e / e.sum()
+""", "Step P"),
+        ("one shift for every coordinate, then clips (theta of all coordinates)", """
+def project_simplex(z):
+    return np.maximum(z - (z.sum() - 1) / len(z), 0)
+""", "Step P"),
+    ],
+    ("lab5_projections_ogd", "q4"): [
+        ("steps up the gradient", """
+def ogd_step(w, v, eta, project):
+    return project(w + eta * v)
+""", "Step P"),
+        ("forgets the projection", """
+def ogd_step(w, v, eta, project):
+    return w - eta * v
+""", "Step P"),
+        ("projects before the step", """
+def ogd_step(w, v, eta, project):
+    return project(w) - eta * v
+""", "Step P"),
+    ],
 }
 
 
@@ -268,7 +379,7 @@ def test_student_notebooks_hold_no_solution_and_no_hidden_test(built):
                           for block in re.findall(r"# BEGIN SOLUTION\n(.*?)# END SOLUTION", c.source, re.S)
                           for ln in block.splitlines() if len(ln.strip()) >= 12}
         hidden_calls = {m for c in master.cells if c.cell_type == "code" and c.source.startswith("# HIDDEN")
-                        for m in re.findall(r"labs\.check_\w+\(\w+, \"(\w+)\"\)", c.source)}
+                        for m in re.findall(r"labs\.check_\w+\(\w+(?:, \"\w+\")*, \"(\w+)\"\)", c.source)}
         assert solution_lines and hidden_calls, f"{name}: the check cannot see what it looks for"
         full = nbformat.read(lab["solution"], as_version=4)
         full_text = "\n".join(c.source for c in full.cells)
@@ -312,3 +423,23 @@ def test_the_feedback_quoted_on_the_labs_page_is_what_the_check_says():
     page = (ROOT / "labs.md").read_text()
     quote = " ".join(ln.lstrip("> ").strip() for ln in page.splitlines() if ln.startswith(">"))
     assert quote == " ".join(str(err.value).split())
+
+
+def test_the_labs_page_opens_every_lab_on_colab_and_binder_and_each_fetches_its_own_tests():
+    import yaml
+
+    page = (ROOT / "labs.md").read_text()
+    repo = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"].removeprefix("https://github.com/")
+    for master in MASTERS:
+        name = master.stem
+        nb = f"labs/student/{name}/{name}.ipynb"
+        assert f"https://colab.research.google.com/github/{repo}/blob/main/{nb}" in page, name
+        assert f"https://mybinder.org/v2/gh/{repo}/main?urlpath=tree/{nb}" in page, name
+        assert (ROOT / nb).exists()
+        setup = nbformat.read(master, as_version=4).cells[2].source
+        assert f"raw.githubusercontent.com/{repo}/main/labs/student/{name}/tests/" in setup, name
+        assert "otter-grader==7.0.0" in setup and f'grader = otter.Notebook("{name}.ipynb")' in setup
+        lock = (ROOT / "requirements.lock").read_text()
+        assert "otter-grader==7.0.0" in lock.splitlines(), "the Colab pin is the lock's"
+        questions = sorted(p.stem for p in (ROOT / "labs" / "student" / name / "tests").glob("q*.py"))
+        assert f"for q in ({', '.join(repr(q).replace(chr(39), chr(34)) for q in questions)},)" in setup, name
