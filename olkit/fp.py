@@ -239,9 +239,25 @@ def _sum_rows(A: np.ndarray, x: np.ndarray, key: int) -> np.ndarray:
     return _sum_columns(A, x.reshape(-1, 1), [key])[:, 0]
 
 
+def _exact_in_any_order(A: np.ndarray, B: np.ndarray) -> bool:
+    """Whether every product A[i, k] B[k, j] and every partial sum of a column of A B is an integer below
+    2^53 in absolute value: then every order and every arithmetic (plain or fused) gives the same exact
+    sum, on every machine, and there is nothing to perturb (Winnow's weights and 0/1 points, counts)."""
+    if A.size * B.shape[1] < 256:
+        return False  # a short sum: the general kernel is as cheap as this test
+    a, b = np.abs(A).max(initial=0.0), np.abs(B).max(initial=0.0)
+    if not (np.isfinite(a) and np.isfinite(b)) or a * b * A.shape[1] >= 2.0**53:
+        return False
+    return bool(np.all(A == np.rint(A)) and np.all(B == np.rint(B)))
+
+
 def _sum_columns(A: np.ndarray, B: np.ndarray, keys: list[int]) -> np.ndarray:
     """Column j of the result is ``_sum_rows(A, B[:, j], keys[j])``, bit for bit, computed for many
-    columns at once (the orders and products as arrays; the fused sums row by row, as there)."""
+    columns at once (the orders and products as arrays; the fused sums row by row, as there).  Sums of
+    integers that are exact in any order are computed once, exactly; only the sign of a zero sum can
+    then differ between machines, and it is set to +0.0 (plain numpy may give -0.0)."""
+    if _exact_in_any_order(A, B):
+        return A @ B + 0.0
     m, d = A.shape
     n = B.shape[1]
     out = np.empty((m, n))

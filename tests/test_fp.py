@@ -184,3 +184,24 @@ def test_perturbed_matmat_is_matvec_column_by_column_bit_for_bit(seed, m, k, n, 
         assert np.array_equal(C.view(np.int64), cols.view(np.int64))
         if m == 1:
             assert np.array_equal(C.view(np.int64), dots.view(np.int64))
+
+
+def test_an_integer_sum_exact_in_any_order_is_computed_once_and_still_perturbed_otherwise():
+    """Sums whose products and partial sums are integers below 2^53 are the same in every order and
+    arithmetic: the perturbation mode computes them once (Winnow's weights on 0/1 points), a zero sum
+    as +0.0; a sum of non-integers is still perturbed."""
+    rng = np.random.default_rng(5)
+    W = rng.integers(-8, 9, size=(40, 300)).astype(float)
+    X = rng.integers(0, 2, size=(300, 7)).astype(float)
+    F = W + rng.normal(size=W.shape) * 1e-3
+    with fp.perturbed(1):
+        assert fp._exact_in_any_order(W, X)
+        assert np.array_equal(fp.matmat(W, X), W @ X)
+        assert np.array_equal(fp.matvec(W, X[:, 0]), W @ X[:, 0])
+        zero = fp.matvec(np.full((40, 300), -0.0), np.abs(X[:, 0]) + 1)  # every product is -0.0
+        assert np.all(zero == 0) and not np.any(np.signbit(zero))
+        assert not fp._exact_in_any_order(F, X)
+        assert not fp._exact_in_any_order(W * 2.0**40, X * 2.0**10)  # too large to be exact in every order
+        ys = [rng.normal(size=300) for _ in range(5)]
+        moved = sum(not np.array_equal(fp.matvec(F, y), F @ y) for y in ys)
+    assert moved >= 1, "non-integer sums are still summed in another order"

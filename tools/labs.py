@@ -16,9 +16,10 @@ replaced by ones derived from the notebook and the cell's place, so two builds a
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -51,13 +52,16 @@ def assign(master: Path, out: Path, run_tests: bool = True) -> dict:
     dest = out / name
     if dest.exists():
         shutil.rmtree(dest)
-    otter = Path(sys.executable).parent / "otter"
-    with tempfile.TemporaryDirectory() as tmp:  # otter writes logs into its working directory
-        cmd = [str(otter), "assign", str(master), str(dest)] + ([] if run_tests else ["--no-run-tests"])
-        run = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.stderr.write(run.stdout[-4000:] + run.stderr[-4000:])
-        raise RuntimeError(f"otter assign failed on {master.name} (exit {run.returncode})")
+    from otter.assign import main as otter_assign  # otter-grader, pinned in requirements.lock
+
+    log = io.StringIO()
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp), contextlib.redirect_stdout(log), \
+            contextlib.redirect_stderr(log):  # otter writes logs into its working directory
+        try:
+            otter_assign(str(master), str(dest), no_run_tests=not run_tests)
+        except Exception as err:
+            sys.stderr.write(log.getvalue()[-4000:])
+            raise RuntimeError(f"otter assign failed on {master.name}: {err}") from err
     zips = sorted((dest / "autograder").glob(f"{name}-autograder_*.zip"))
     if len(zips) != 1:
         raise RuntimeError(f"otter assign made {len(zips)} autograder zips for {master.name}")
