@@ -25,13 +25,28 @@ from .proof import Proof, ProofStepError, fmt
 
 __all__ = [
     "LabFeedback",
+    "batch_case",
+    "check_exact_risk",
+    "check_halving_hypothesis",
     "check_halving_predict",
-    "check_halving_update",
     "check_halving_run",
+    "check_halving_update",
     "check_hedge_distribution",
     "check_hedge_regret",
+    "check_ldim",
+    "check_ogd_step",
+    "check_perceptron_update",
+    "check_projection",
+    "check_random_iterate_risk",
+    "check_soa_predict",
+    "check_winnow_update",
     "halving_case",
     "hedge_case",
+    "ldim_case",
+    "ogd_case",
+    "perceptron_case",
+    "soa_case",
+    "winnow_case",
 ]
 
 
@@ -695,7 +710,8 @@ def soa_case(case: str = "public") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def check_soa_predict(soa_predict, case: str = "public") -> Proof:
     """SOA whose prediction is the student's ``soa_predict(H, alive, x, ldim)`` (``ldim``: the book's
     Littlestone dimension of a 0/1 matrix), with the book's update: the rule (the label whose
-    restriction has the larger Ldim, 1 on a tie) and UML Lemma 21.7's proof (:func:`check_soa`)."""
+    restriction has the larger Ldim, 1 on a tie) and UML Lemma 21.7's proof
+    (:func:`olkit.littlestone.check_soa`)."""
     from .littlestone import LdimByDefinition, check_soa, soa_ldims
 
     H, xs, ys = soa_case(case)

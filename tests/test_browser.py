@@ -101,6 +101,7 @@ def test_notebook_pages_show_proof_tables_figures_and_launch_buttons(reports):
     notebooks = sorted(p.relative_to(ROOT).with_suffix(".html").as_posix() for p in (ROOT / "chapters").rglob("*.ipynb")
                        if ".ipynb_checkpoints" not in p.parts)
     assert set(notebooks) <= pages, "every notebook has a page"
+    assert {"labs.html", "instructor.html"} <= pages, "the back matter's pages are checked too"
 
 
 @needs_browser
