@@ -20,7 +20,7 @@ import numpy as np
 
 from .classes import all_functions, thresholds
 from .finite import halving_proof
-from .game import run
+from .game import Trace, run
 from .proof import Proof, ProofStepError, fmt
 
 __all__ = [
@@ -232,8 +232,6 @@ def check_halving_run(halving_run, case: str = "public") -> Proof:
         raise LabFeedback(f"halving_run returned {yhat.size} predictions and {sizes.size} sizes; on this stream "
                           f"of T = {T} rounds there are {T} predictions and {T + 1} sizes (|V_1| = |H| first)")
     preds = [_label01(v.item(), "halving_run", t) for t, v in enumerate(yhat, start=1)]
-    from .game import Trace
-
     trace = Trace(x=xs, y=ys, yhat=np.array(preds, dtype=np.int64), state={"V_size": sizes.astype(float)})
     try:
         return halving_proof(trace, H, "the proof of Halving's mistake bound (Section 1.2)")
@@ -887,9 +885,12 @@ def check_random_iterate_risk(random_iterate_risk, case: str = "public") -> Proo
     try:
         ok = np.array([g == w for g, w in zip(got, want)])
         pr.step("1", "E_r L_D(h_r) = (1/T) sum_t L_D(h_t) on the sample", ok, "==", True, rounds=np.array(at, dtype=object))
+        # given step 1, steps 2 and 3 are the section's theorem on the student's numbers: shown, not counted
         pr.step("2", "E_S E_r L_D(h_r) = E_S M_T / T (exactly, over all samples)", float(expected), "==",
-                float(expected_M / T), tol=0.0)
-        pr.step("3", "E_S E_r L_D(h_r) <= log2 |H| / T", float(expected), "<=", _m.log2(len(H)) / T)
+                float(expected_M / T), tol=0.0, kind="identity",
+                why="E_S L_D(h_t) = P(h_t(x_t) != y_t): h_t does not depend on x_t")
+        pr.step("3", "E_S E_r L_D(h_r) <= log2 |H| / T", float(expected), "<=", _m.log2(len(H)) / T,
+                kind="identity", why="Halving's bound M_T <= log2 |H| on every sample")
     except ProofStepError as err:
         if err.step == "1":
             i = int(np.flatnonzero(~ok)[0])
