@@ -191,7 +191,9 @@ def test_one_bookmark_per_notebook_nested_under_its_chapter(book):
 def test_mathematics_theorems_and_proof_tables_are_printed(book, nb):
     text = section_text(book, nb)
     assert "\\(" not in text and "\\[" not in text and "$$" not in text, "TeX source left in the PDF"
-    assert re.search(r"(Theorem|Lemma) \d+ \(", text), "numbered theorems"
+    chapter = nb.parent.name.removeprefix("ch")
+    assert re.search(rf"(Theorem|Lemma) {chapter}\.\d+ \(", text), "theorems numbered within the chapter"
+    assert not re.search(r"(Theorem|Lemma|Exercise) \d+ \(", text), "a book-wide number in the PDF"
     # the proof tables of the section's stored outputs, by the caption of a table whose steps all hold
     html = ["".join(out.get("data", {}).get("text/html", "")) for cell in json.loads(nb.read_text())["cells"]
             if cell["cell_type"] == "code" for out in cell.get("outputs", [])]

@@ -113,6 +113,8 @@ def test_student_html_has_every_exercise_and_no_solution_or_instructor_page(edit
     for path in NOTEBOOKS:
         page = (html_dir / path.relative_to(ROOT)).with_suffix(".html").read_text()
         assert 'class="exercise admonition"' in page
+        chapter = path.parent.name.removeprefix("ch")  # numbered within the chapter, as in the book
+        assert re.search(rf'caption-number">Exercise {chapter}\.\d+ <', page), f"{path.name}: Exercise c.k"
         assert 'class="solution' not in page
         assert "google.colab" not in page
     assert not (html_dir / "instructor.html").exists()
