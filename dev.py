@@ -19,6 +19,7 @@ The editions and the browser checks (see README):
     python3 dev.py student  # the student edition: HTML book and notebooks without solutions
     python3 dev.py labs     # the labs (otter assign): _build/labs/NAME/{student,autograder}, NAME-autograder.zip
     python3 dev.py pdf      # one PDF of the whole book, printed by the system Chromium
+    python3 dev.py slides   # a reveal.js deck per section in _build/slides (--pdf: print each to PDF)
     python3 dev.py browser  # the browser checks on _build/html: screenshots, accessibility report
     python3 dev.py site     # _build/site as published: the book, student/, downloads/ (after the above)
     python3 dev.py assets   # the npm packages of tools/package.json (MathJax, axe-core) in .cache/npm
@@ -104,7 +105,26 @@ def build(strict: bool, log=None) -> Path:
     index = out / "html" / "index.html"
     if not index.exists():
         sys.exit("the book build produced no index.html")
+    slides(into=out / "html" / "slides")
     return index
+
+
+def slides(into: Path | None = None) -> list[Path]:
+    """The lecture slides: one reveal.js deck per section into _build/slides (tools/slides.py), copied
+    into the built book as ``slides/`` if ``into`` is given (the instructor page links them)."""
+    t0 = time.time()
+    code = ("import sys; from pathlib import Path; from tools import slides; "
+            "print('\\n'.join(str(p) for p in slides.build(Path(sys.argv[1]))))")
+    out = ROOT / "_build" / "slides"
+    done = subprocess.run([str(PY), "-c", code, str(out)], cwd=ROOT, env=env(), capture_output=True, text=True)
+    if done.returncode:
+        sys.stderr.write(done.stderr[-4000:])
+        raise subprocess.CalledProcessError(done.returncode, "tools.slides.build", done.stdout, done.stderr)
+    decks = done.stdout.split()
+    if into is not None:
+        shutil.copytree(out, into, dirs_exist_ok=True)
+    say(f"{len(decks)} slide decks written to {out.relative_to(ROOT)} in {time.time() - t0:.1f} s")
+    return [Path(d) for d in decks]
 
 
 def nbval(*extra: str) -> None:
@@ -351,6 +371,21 @@ def cmd_site() -> None:
     say(f"site assembled in {site}")
 
 
+def cmd_slides(rest: list[str]) -> None:
+    """_build/slides: a reveal.js deck per section (and index.html); --pdf also prints each deck to
+    _build/slides/pdf/NAME.pdf through Chromium in reveal.js's print mode."""
+    setup()
+    decks = slides()
+    if "--pdf" in rest:
+        if not browser_ready():
+            sys.exit("the decks are printed by Chromium: " + BROWSER_HINT)
+        t0 = time.time()
+        code = ("import sys; from pathlib import Path; from tools import slides; "
+                "slides.print_pdf([Path(p) for p in sys.argv[2:]], Path(sys.argv[1]))")
+        sh(PY, "-c", code, ROOT / "_build" / "slides" / "pdf", *decks, env=env(), cwd=ROOT)
+        say(f"{len(decks)} decks printed to _build/slides/pdf in {time.time() - t0:.0f} s")
+
+
 def cmd_browser() -> None:
     """The browser checks on _build/html (built if missing): screenshots, accessibility report."""
     setup()
@@ -388,6 +423,8 @@ def main(argv: list[str]) -> None:
         cmd_pdf()
     elif cmd == "browser":
         cmd_browser()
+    elif cmd == "slides":
+        cmd_slides(rest)
     elif cmd == "site":
         cmd_site()
     elif cmd == "reading":

@@ -16,7 +16,8 @@ if os.environ.get("CI"):
 #: The longest units of work first (dev.py test runs pytest-xdist with --dist loadscope
 #: --no-loadscope-reorder, which hands out modules and classes in this order): the browser pass
 #: (every page loaded, checked and printed, several minutes on one worker) must not start last.
-_FIRST = ("tests/test_browser.py", "tests/test_student.py", "tests/test_portability.py::TestPortabilityCh4")
+_FIRST = ("tests/test_browser.py", "tests/test_student.py", "tests/test_slides.py",
+          "tests/test_portability.py::TestPortabilityCh4")
 
 
 def pytest_collection_modifyitems(session, config, items):

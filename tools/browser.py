@@ -215,7 +215,7 @@ def wait_for_mathjax(page, timeout_ms: int = 60_000) -> bool:
 
 def html_pages(folder: Path) -> list[str]:
     """Every page of a built book, as paths relative to ``folder``."""
-    skip = ("_static", "_sources", "_images", "_downloads")
+    skip = ("_static", "_sources", "_images", "_downloads", "slides")  # the decks: check_decks
     return sorted(
         p.relative_to(folder).as_posix()
         for p in folder.rglob("*.html")
@@ -552,6 +552,94 @@ def check_site(
             if report.page not in loaded:
                 continue
             report.problems["links"] = check_links(folder, base, base + report.page, loaded[report.page], dom_ids)
+        context.close()
+    return reports
+
+
+# --------------------------------------------------------------------------------------------
+# The lecture slides (tools/slides.py): each deck in ``slides/`` of the built book.
+
+PRF_BLOCK = re.compile(r"[`:]{3,}\{prf:(definition|theorem|lemma|corollary|proposition|algorithm)\}[^\n]*\n"
+                       r"(?::label: *([\w.:-]+))?")
+
+_DECK_JS = r"""
+() => {
+  const slides = [...document.querySelectorAll('.reveal .slides > section')];
+  const out = {total: Reveal.getTotalSlides(), sections: slides.length, overflow: [], images: [],
+               blocks: [], fragments: document.querySelectorAll('.reveal .fragment').length};
+  const height = Reveal.getConfig().height;
+  const shown = slides.map(s => s.style.display);
+  slides.forEach(s => { s.style.display = 'block'; });  // measured at the deck's size, in one layout
+  slides.forEach((s, i) => {
+    if (s.scrollHeight > height + 2) out.overflow.push(`slide ${i + 1} (${s.dataset.kind}): ${s.scrollHeight} px > ${height} px`);
+    s.querySelectorAll('img').forEach(img => { if (!img.complete || img.naturalWidth === 0) out.images.push(img.getAttribute('src')); });
+    if (s.dataset.label) out.blocks.push({label: s.dataset.label, kind: s.dataset.kind,
+        caption: (s.querySelector('.caption') || {}).textContent || ''});
+  });
+  slides.forEach((s, i) => { s.style.display = shown[i]; });
+  return out;
+}
+"""
+
+
+def deck_expectations(nb_path: Path) -> list[str]:
+    """The labels of a section's definitions, theorems, lemmas, corollaries and algorithms, read from the
+    notebook's source with a pattern of its own (not with tools/slides.py's parser)."""
+    cells = json.loads(nb_path.read_text())["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown"
+                     and not {"remove-cell", "slides-skip"} & set(c["metadata"].get("tags", [])))
+    return [m.group(2) or f"(unlabelled {m.group(1)})" for m in PRF_BLOCK.finditer(text)]
+
+
+def check_decks(folder: Path, source_root: Path = ROOT, screenshots: Path | None = None) -> list[PageReport]:
+    """Open every deck of ``folder/slides`` (one per section notebook): reveal.js starts, MathJax typesets
+    every formula without an error, no console error or failed request, every image loads, no slide is
+    taller than the deck, and there is a slide for each definition, theorem, lemma, corollary and
+    algorithm of the section (by label), with fragments for the proofs' steps.  A screenshot of the
+    first theorem slide of each deck goes to ``screenshots``."""
+    from tools import slides as deck_tool
+
+    folder = Path(folder) / "slides"
+    reports = []
+    if screenshots:
+        screenshots.mkdir(parents=True, exist_ok=True)
+    notebooks = deck_tool.section_notebooks(source_root)
+    with serve(folder) as base, chromium() as browser:
+        sink: dict = {}
+        context = new_context(browser, base, sink)
+        for nb in notebooks:
+            t0 = time.time()
+            rel = f"slides/{nb.stem}.html"
+            report = PageReport(rel)
+            reports.append(report)
+            if not (folder / f"{nb.stem}.html").is_file():
+                report.problems["deck"] = [f"no deck for {nb.name}"]
+                continue
+            page, log = open_page(context, base + f"{nb.stem}.html", base, sink)
+            # reveal.js started, MathJax typeset, and the deck's script fitted its long slides
+            page.wait_for_function("() => document.body.dataset.fitted === 'yes'", timeout=30_000)
+            report.problems["math"] = check_math(page)
+            info = page.evaluate(_DECK_JS)
+            problems = [f"{nb.stem}: {o}" for o in info["overflow"]]
+            problems += [f"{nb.stem}: image not loaded: {src}" for src in info["images"]]
+            if info["total"] != info["sections"] or info["total"] < 3:
+                problems.append(f"{nb.stem}: reveal.js counts {info['total']} slides of {info['sections']}")
+            have = [b["label"] for b in info["blocks"] if b["kind"] == "block"]
+            want = deck_expectations(nb)
+            problems += [f"{nb.stem}: no slide for {label}" for label in want if label not in have]
+            if any(b["kind"] == "proof" for b in info["blocks"]) or "{prf:proof}" in nb.read_text():
+                if info["fragments"] == 0:
+                    problems.append(f"{nb.stem}: proofs but no fragments (steps)")
+            report.problems["deck"] = problems
+            if screenshots:
+                first = next((i for i, b in enumerate(info["blocks"]) if b["kind"] == "block"), None)
+                if first is not None:
+                    page.evaluate(f"() => Reveal.slide([...document.querySelectorAll('.reveal .slides > section')]"
+                                  f".findIndex(s => s.dataset.label === {json.dumps(info['blocks'][first]['label'])}), 0, -1)")
+                page.screenshot(path=str(screenshots / f"slides__{nb.stem}.jpg"), type="jpeg", quality=85)
+            report.problems["console"] = log.problems()
+            report.seconds = time.time() - t0
+            page.close()
         context.close()
     return reports
 
