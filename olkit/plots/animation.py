@@ -135,7 +135,8 @@ def animate(fig, draw: Callable, frames: Sequence, *, interval: int = 400, title
     # again: on Agg the first render is wasted, so it is skipped while the frames are saved.
     fig.canvas.draw_idle = lambda *args, **kwargs: None
     try:
-        with mpl.rc_context({"savefig.dpi": dpi, "savefig.bbox": None, "animation.embed_limit": 4 * max_bytes / 1e6}):
+        limit = max(20.0, 4 * max_bytes / 1e6)  # MB; the size is checked below, with a clear message
+        with mpl.rc_context({"savefig.dpi": dpi, "savefig.bbox": None, "animation.embed_limit": limit}):
             raw = anim.to_jshtml(default_mode="once")
     finally:
         del fig.canvas.draw_idle
