@@ -359,7 +359,7 @@ def check_dropdowns(page) -> list[str]:
 def _notebook_expectations(nb_path: Path) -> dict:
     """How many proof tables and figures the notebook's stored outputs hold (cells shown in the HTML)."""
     nb = json.loads(nb_path.read_text())
-    tables = figures = 0
+    tables = figures = animations = 0
     for cell in nb["cells"]:
         if cell["cell_type"] != "code":
             continue
@@ -373,7 +373,39 @@ def _notebook_expectations(nb_path: Path) -> dict:
             tables += len(re.findall(r"""<table[^>]*class=['"][^'"]*\bolkit-proof\b""", html_out))
             if "image/png" in data or "image/svg+xml" in data or "image/jpeg" in data:
                 figures += 1
-    return {"tables": tables, "figures": figures}
+            animations += html_out.count('class="olkit-animation"')
+    return {"tables": tables, "figures": figures, "animations": animations}
+
+
+_STEP_JS = r"""
+() => [...document.querySelectorAll('.olkit-animation')].map(box => {
+  const img = box.querySelector('img[id^="_anim_img"]');
+  const slider = box.querySelector('input[type=range]');
+  const player = img && window['anim' + img.id.slice('_anim_img'.length)];
+  if (!player || !slider) return {ok: false, frames: 0, moved: false, id: img ? img.id : ''};
+  player.pause_animation();
+  const first = img.src;
+  player.next_frame();
+  const moved = img.src !== first && slider.value === '1';
+  player.first_frame();
+  return {ok: img.complete && img.naturalWidth > 0, frames: player.frames.length, moved, id: img.id};
+})
+"""
+
+
+def check_animations(page, expected: int) -> list[str]:
+    """The page shows the notebook's animations (:func:`olkit.plots.animate`), each a working player:
+    its image loaded, at least two frames, and "next frame" changes the image and moves the slider."""
+    if expected:  # the players are created by a setTimeout after the page has loaded
+        page.wait_for_function(
+            """() => [...document.querySelectorAll('img[id^="_anim_img"]')].every(
+                 img => window['anim' + img.id.slice('_anim_img'.length)])""", timeout=10_000)
+    found = page.evaluate(_STEP_JS)
+    problems = [] if len(found) == expected else [f"{len(found)} animations on the page, the notebook has {expected}"]
+    for a in found:
+        if not (a["ok"] and a["frames"] >= 2 and a["moved"]):
+            problems.append(f"animation {a['id']}: not a working player ({a})")
+    return problems
 
 
 def book_config(root: Path = ROOT) -> dict:
@@ -394,8 +426,9 @@ def check_notebook_page(page, rel: str, source_root: Path = ROOT, config: dict |
     tables = page.locator("table.olkit-proof").count()
     if tables != want["tables"]:
         problems.append(f"{tables} proof tables on the page, the notebook has {want['tables']}")
-    imgs = page.evaluate(
-        """() => [...document.querySelectorAll('.cell_output img')].map(i => ({
+    problems += check_animations(page, want["animations"])
+    imgs = page.evaluate(  # an animation's frame is not a figure (check_animations looks at it)
+        """() => [...document.querySelectorAll('.cell_output img:not(.olkit-animation img)')].map(i => ({
              src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0}))"""
     )
     if len(imgs) != want["figures"]:

@@ -5,7 +5,9 @@ as in the browser test), typeset, its solution dropdowns opened, and printed to 
 style sheets (the theme's drops the navigation; ``_static/olkit.css`` wraps long code lines and keeps
 figures, proof tables and headings in one piece); the footer names the section and numbers its
 pages.  pypdf merges the pages into one file with a bookmark per page, nested as in ``_toc.yml``
-(part captions, chapters, sections).
+(part captions, chapters, sections).  An animation (matplotlib's JavaScript player,
+:func:`olkit.plots.animate`) is printed at its last frame, the end of the run it replays: before
+printing, each player's ``last_frame()`` is called (``_LAST_FRAME_JS``).
 
     python -m tools.pdf [HTML_DIR] [OUT_PDF]     # default _build/html -> _build/pdf/book.pdf
 """
@@ -81,10 +83,36 @@ _PREPARE_JS = r"""
 """
 
 
+# matplotlib's player (matplotlib/_animation_data.py): <img id="_anim_img<id>"> shows the frames and the
+# global ``anim<id>`` (an Animation, created by a setTimeout once the page has loaded) steps them.
+_LAST_FRAME_JS = r"""
+() => [...document.querySelectorAll('img[id^="_anim_img"]')].map(img => {
+  const player = window['anim' + img.id.slice('_anim_img'.length)];
+  if (!player) return false;
+  player.pause_animation();
+  player.last_frame();
+  return true;
+})
+"""
+
+
+def show_last_frames(page) -> int:
+    """Set every animation of the page to its last frame; returns how many there are."""
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('img[id^="_anim_img"]')].every(
+             img => window['anim' + img.id.slice('_anim_img'.length)])""", timeout=10_000)
+    shown = page.evaluate(_LAST_FRAME_JS)
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('img[id^="_anim_img"]')].every(
+             img => img.complete && img.naturalWidth > 0)""", timeout=10_000)
+    return len(shown)
+
+
 def print_page(page) -> dict:
     """Print a loaded, typeset page to PDF bytes, as on paper: its solutions open, its folded code left
-    out (the print style sheet).  Returns {title, pdf}.  The page is left in print mode."""
+    out (the print style sheet), each animation at its last frame.  Returns {title, pdf}.  The page is left in print mode."""
     info = page.evaluate(_PREPARE_JS)
+    show_last_frames(page)  # an animation prints as the end of its run
     page.wait_for_timeout(350)  # the dropdowns fade in
     page.emulate_media(media="print")
     pdf = page.pdf(

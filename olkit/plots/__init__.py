@@ -7,10 +7,12 @@ proofs need; everything that draws lives here, above the learners (a learner nev
 figure).  Every name is importable from ``olkit.plots``:
 
 * :mod:`olkit.plots.common`: the mistakes plot, the table display, the slider figure;
+* :mod:`olkit.plots.animation`: a figure redrawn frame by frame, played in the static page (no kernel);
 * :mod:`olkit.plots.ellipses` (Chapter 1), :mod:`olkit.plots.trees` (Chapter 2),
   :mod:`olkit.plots.regret` (Chapter 3), :mod:`olkit.plots.perceptron` (Chapter 4),
   :mod:`olkit.plots.oco` (Chapter 5).
 """
+from .animation import Animation, animate
 from .common import Table, plot_mistakes, slider_figure
 from .ellipses import draw_ellipse, draw_step, draw_update
 from .oco import draw_iterates, draw_set, step_size_widget
@@ -19,6 +21,8 @@ from .regret import eta_widget, plot_regret
 from .trees import draw_tree, draw_tree_game, tree_game_widget
 
 __all__ = [
+    "Animation",
+    "animate",
     "Table",
     "draw_ellipse",
     "draw_iterates",
