@@ -231,6 +231,17 @@ def test_folded_code_is_left_out_and_shown_code_is_printed(book, nb):
 
 
 @needs_browser
+def test_every_animation_prints_at_its_last_frame(browser_pass):
+    printed = browser_pass[1].printed
+    want = {nb: browser._notebook_expectations(nb)["animations"] for nb in NOTEBOOKS}
+    assert sum(want.values()) >= 6 and {nb.parent.name for nb, n in want.items() if n} == {
+        f"ch{c}" for c in range(1, 7)}, "a live figure in every chapter"
+    for nb, n in want.items():
+        rel = nb.relative_to(ROOT).with_suffix(".html").as_posix()
+        assert printed[rel]["animations"] == n, f"{rel}: {printed[rel]['animations']} of {n} at the last frame"
+
+
+@needs_browser
 def test_every_figure_is_printed(book):
     images = sum(_image_count(page) for page in book["reader"].pages)
     figures = sum(
@@ -261,11 +272,18 @@ def broken(tmp_path_factory):
     text = text.replace(MATH, MATH + r"\(\undefinedmacro x\)</span> " + MATH + r"\(x^2^3\)</span> " + MATH, 1)
     text, n = re.subn(r'\sid="thm-halving"', "", text)
     assert n >= 1
-    text = text.replace("</body>", '<script>console.error("planted error")</script>'
+    # the solutions replaced by copies without the theme's click handler, once the page has loaded
+    unclickable = ("<script>window.addEventListener('load', () => setTimeout(() => document.querySelectorAll("
+                   "'div.solution.dropdown').forEach(s => s.replaceWith(s.cloneNode(true))), 0));</script>")
+    text = text.replace("</body>", '<script>console.error("planted error")</script>' + unclickable +
                                    '<img src="https://example.invalid/tracker.png" alt=""></body>')
     page.write_text(text)
     (dest / "chapters/ch1/1_1_online_game.html").unlink()  # PAGE links to it
-    reports = browser.check_site(dest, [PAGE, OTHER], axe=False, dropdowns=False)
+    wait, browser.DROPDOWN_TIMEOUT_MS = browser.DROPDOWN_TIMEOUT_MS, 1_000
+    try:
+        reports = browser.check_site(dest, [PAGE, OTHER], axe=False)
+    finally:
+        browser.DROPDOWN_TIMEOUT_MS = wait
     return {r.page: r.problems for r in reports}
 
 
@@ -290,6 +308,12 @@ def test_link_check_fails_when_a_target_id_is_removed(broken):
 def test_link_check_fails_on_a_missing_page(broken):
     assert any("1_1_online_game.html (no such file)" in p for p in broken[PAGE]["links"]), broken[PAGE]
     assert broken[OTHER]["math"] == [], "the unbroken page still passes"
+
+
+@needs_browser
+def test_dropdown_check_fails_when_a_click_does_not_open_the_solution(broken):
+    assert any("content not visible after a click" in p for p in broken[PAGE]["dropdowns"]), broken[PAGE]
+    assert broken[OTHER]["dropdowns"] == [], "the unbroken page's solutions open"
 
 
 @needs_browser

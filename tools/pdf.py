@@ -91,17 +91,18 @@ _LAST_FRAME_JS = r"""
   if (!player) return false;
   player.pause_animation();
   player.last_frame();
-  return true;
+  const slider = document.getElementById(player.slider_id);
+  return img.src === player.frames[player.frames.length - 1].src && slider.value === slider.max;
 })
 """
 
 
 def show_last_frames(page) -> int:
-    """Set every animation of the page to its last frame; returns how many there are."""
+    """Set every animation of the page to its last frame; returns how many show it (image and slider)."""
     page.wait_for_function(
         """() => [...document.querySelectorAll('img[id^="_anim_img"]')].every(
              img => window['anim' + img.id.slice('_anim_img'.length)])""", timeout=10_000)
-    shown = page.evaluate(_LAST_FRAME_JS)
+    shown = [ok for ok in page.evaluate(_LAST_FRAME_JS) if ok]
     page.wait_for_function(
         """() => [...document.querySelectorAll('img[id^="_anim_img"]')].every(
              img => img.complete && img.naturalWidth > 0)""", timeout=10_000)
@@ -110,9 +111,10 @@ def show_last_frames(page) -> int:
 
 def print_page(page) -> dict:
     """Print a loaded, typeset page to PDF bytes, as on paper: its solutions open, its folded code left
-    out (the print style sheet), each animation at its last frame.  Returns {title, pdf}.  The page is left in print mode."""
+    out (the print style sheet), each animation at its last frame.  Returns {title, pdf, animations}
+    (animations: how many show their last frame).  The page is left in print mode."""
     info = page.evaluate(_PREPARE_JS)
-    show_last_frames(page)  # an animation prints as the end of its run
+    animations = show_last_frames(page)  # an animation prints as the end of its run
     page.wait_for_timeout(350)  # the dropdowns fade in
     page.emulate_media(media="print")
     pdf = page.pdf(
@@ -124,7 +126,7 @@ def print_page(page) -> dict:
         footer_template=FOOTER,
         outline=False,
     )
-    return {**info, "pdf": pdf}
+    return {**info, "pdf": pdf, "animations": animations}
 
 
 class Printer:

@@ -13,7 +13,8 @@ A deck is written from the notebook, never by hand:
   the book's number ("Theorem 3.4": counted as ``_ext/chapter_numbers.py`` counts, and the browser test
   compares both);
 - the proof after it, one numbered step per fragment (five steps a slide);
-- each figure of the run (a PNG output), with the summary lines of the proof tables and negative
+- each figure of the run (a PNG output), and each animation (:func:`olkit.plots.animate`) as its
+  player, with the summary lines of the proof tables and negative
   controls printed since the last figure ("...: 12 checks, 2 identities; every step holds on this run");
 - an admonition (an erratum, a remark) as a slide; each exercise's statement (never its solution);
 - the prose of the book as speaker notes (press ``S`` in the deck).
@@ -381,6 +382,11 @@ def deck(nb_path: Path, root: Path = ROOT, numbers_: dict | None = None, titles_
                 continue
             for o in cell.get("outputs", []):
                 run_lines.extend(_summary_lines(o))
+                player = "".join(o.get("data", {}).get("text/html", ""))
+                if 'class="olkit-animation"' in player:  # olkit.plots.animate: the player plays in the deck
+                    add(Slide(heading, f'<div class="player">{player}</div>' + _run_html(run_lines), "animation"))
+                    run_lines.clear()
+                    continue
                 png = o.get("data", {}).get("image/png")
                 if png:
                     n_fig += 1
@@ -528,6 +534,9 @@ CSS = """
 .reveal .block p.caption { font-weight: bold; margin: 0.2em 0 0.4em; }
 .reveal .block p { margin: 0.3em 0; }
 .reveal ol, .reveal ul { display: block; margin-left: 1.2em; }
+.reveal div.player { text-align: center; }
+.reveal div.player img { max-height: 440px; margin: 0 auto; }
+.reveal div.player button { font-size: 0.6em; }
 .reveal img.figure { display: block; margin: 0 auto; max-height: 430px; max-width: 100%; }
 .reveal p.runhead { font-size: 0.7em; color: #555; }
 .reveal ul.run { list-style: none; margin: 0.3em 0 0; font-size: 0.55em; font-family: monospace; }
