@@ -247,7 +247,7 @@ _MATH_JS = r"""
   }
   if (document.body.innerText.includes('Math input error')) problems.push('"Math input error" on the page');
   // TeX that MathJax never saw: delimiters left in visible text outside code
-  const skip = 'script,style,pre,code,textarea,mjx-container,.highlight,.MathJax';
+  const skip = 'script,style,pre,code,textarea,mjx-container,.highlight,.MathJax,aside.notes';  // a deck's speaker notes keep TeX
   const tex = /\\\(.+?\\\)|\\\[.+?\\\]|\$\$.+?\$\$|\$[^$\n]*\\[A-Za-z]+[^$\n]*\$|\\begin\{[a-z*]+\}/s;
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {

@@ -321,7 +321,9 @@ class Slide:
 
     def html(self) -> str:
         attrs = f' data-kind="{self.kind}"' + (f' data-label="{html.escape(self.label)}"' if self.label else "")
-        notes = "".join(self.notes)
+        # the speaker view shows the notes in a window of its own, without MathJax: their formulas stay
+        # TeX (class "tex", which MathJax and the browser test's math check leave alone)
+        notes = "".join(self.notes).replace('class="math"', 'class="tex"')
         notes = f'\n<aside class="notes">{notes}</aside>' if notes else ""
         head = f"<h2>{self.title}</h2>\n" if self.title and self.kind != "title" else ""
         return f"<section{attrs}>\n{head}{self.body}{notes}\n</section>"
@@ -558,7 +560,7 @@ TEMPLATE = """<!DOCTYPE html>
 <link rel="stylesheet" href="slides.css">
 <script>
 window.MathJax = {{ tex: {{ inlineMath: [['\\\\(', '\\\\)']], displayMath: [['\\\\[', '\\\\]']], tags: 'ams' }},
-  options: {{ ignoreHtmlClass: 'tex2jax_ignore', processHtmlClass: 'math' }} }};
+  options: {{ ignoreHtmlClass: 'tex2jax_ignore|notes', processHtmlClass: 'math' }} }};
 </script>
 <script defer src="{mathjax}"></script>
 </head>
