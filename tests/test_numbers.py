@@ -18,10 +18,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "_ext"))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
 
 import built  # noqa: E402
 import chapter_numbers  # noqa: E402
-import yaml  # noqa: E402
 
 KINDS = "Theorem|Lemma|Definition|Algorithm|Corollary|Proposition|Exercise|Figure|Table"
 CAPTION = re.compile(r'<(?:div|figure|table)[^>]*\bid="([^"]+)"[^>]*>\s*(?:<p class="admonition-title">)?\s*'
@@ -32,17 +32,9 @@ REFERENCE = re.compile(r'<a class="reference internal" href="([^"#]*)#([^"]+)"[^
 
 def reading_order(root: Path = ROOT) -> list[str]:
     """The chapter pages (docnames) in the order of _toc.yml."""
-    toc = yaml.safe_load((root / "_toc.yml").read_text())
-    out = []
+    from tools.slides import toc_docs
 
-    def walk(entries):
-        for e in entries:
-            out.append(e["file"])
-            walk(e.get("sections", []))
-
-    for part in toc["parts"]:
-        walk(part["chapters"])
-    return [d for d in out if chapter_numbers.chapter_of(d) is not None]
+    return [d for d in toc_docs(root) if chapter_numbers.chapter_of(d) is not None]
 
 
 def numbering_problems(html_dir: Path, pages: dict[str, str] | None = None) -> tuple[list[str], dict]:

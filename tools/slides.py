@@ -190,7 +190,7 @@ class Renderer:
         md.add_render_rule("math_inline_double", lambda self_, t, i, o, e: _math(t[i].content, True))
         md.add_render_rule("math_block", lambda self_, t, i, o, e: _math(t[i].content, True))
         md.add_render_rule("math_block_label", lambda self_, t, i, o, e: _math(t[i].content, True))
-        md.add_render_rule("amsmath", lambda self_, t, i, o, e: _math(t[i].content, True, wrap=False))
+        md.add_render_rule("amsmath", lambda self_, t, i, o, e: _math(t[i].content, True))
         md.add_render_rule("myst_role", lambda self_, t, i, o, e: self.role(t[i].meta["name"], t[i].content))
         self.md = md
 
@@ -233,10 +233,10 @@ class Renderer:
         return html.escape(shown)
 
 
-def _math(tex: str, display: bool, wrap: bool = True) -> str:
+def _math(tex: str, display: bool) -> str:
     tex = html.escape(tex.strip())
     if display:
-        return f'<div class="math">\\[{tex}\\]</div>' if wrap else f'<div class="math">\\[{tex}\\]</div>'
+        return f'<div class="math">\\[{tex}\\]</div>'
     return f'<span class="math">\\({tex}\\)</span>'
 
 
