@@ -188,20 +188,50 @@ def _order(d: int, keys) -> np.ndarray:
 _M64 = (1 << 64) - 1
 
 
-def _sum_short(a: list, x: list, key: int, fused: bool) -> float:
-    """:func:`_sum_rows` for one short row in Python ints and floats: the same order (the same hash, in
-    exact integer arithmetic mod 2^64) and the same floating-point operations, so the same result."""
+def _short_order(d: int, key: int) -> list[int]:
+    """:func:`_order` for one key in Python ints: the same hash in exact integer arithmetic mod 2^64, so
+    the same order."""
     k = (key * 0x94D049BB133111EB) & _M64
     mix, mix2 = int(_MIX), int(_MIX2)
-    hs = [((((i * mix) & _M64) ^ k) * mix2) & _M64 for i in range(len(x))]
-    order = sorted(range(len(x)), key=lambda i: hs[i] ^ (hs[i] >> 31))
+    hs = [((((i * mix) & _M64) ^ k) * mix2) & _M64 for i in range(d)]
+    return sorted(range(d), key=lambda i: hs[i] ^ (hs[i] >> 31))
+
+
+def _fused_row(a: list, x: list, order: list[int]) -> float:
+    """s <- fl(a_i x_i + s) over ``order``, in Python floats: Dekker's product (:func:`_two_product`)
+    and :func:`_fused_py`'s sum, operation for operation, in one loop."""
     s = 0.0
-    if not fused:
-        for i in order:
+    for i in order:
+        ai, xi = a[i], x[i]
+        p = ai * xi
+        ca, cb = _SPLIT * ai, _SPLIT * xi
+        ah = ca - (ca - ai)
+        al = ai - ah
+        bh = cb - (cb - xi)
+        bl = xi - bh
+        e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        t = p + s
+        bp = t - p
+        s = t + (((p - (t - bp)) + (s - bp)) + e)
+    return s
+
+
+def _sum_small(A: list, x: list, key: int, fused: bool) -> list[float]:
+    """:func:`_sum_rows` for a small matrix (rows of at most 64 terms) in Python floats, row by row: the
+    same order and the same floating-point operations as the array code, so the same results, without
+    numpy's per-call overhead.  A plain sum of one row starts from 0.0 (as :func:`_plain` makes it); of
+    several rows, from the first product (as ``cumsum`` does, which keeps a sum of -0.0)."""
+    order = _short_order(len(x), key)
+    if fused:
+        return [_fused_row(a, x, order) for a in A]
+    first, rest = order[0], order[1:]
+    out = []
+    for a in A:
+        s = 0.0 + a[first] * x[first] if len(A) == 1 else a[first] * x[first]
+        for i in rest:
             s += a[i] * x[i]
-        return s
-    products = [_two_product(a[i], x[i]) for i in order]  # on Python floats: the operations on arrays
-    return _fused_py([p for p, _ in products], [e for _, e in products])
+        out.append(s)
+    return out
 
 
 def _fused_py(p: list, e: list) -> float:
@@ -222,9 +252,14 @@ def _plain(sums: np.ndarray, m: int, d: int) -> np.ndarray:
     return sums + 0.0 if m == 1 and d <= 64 else sums
 
 
-#: Rows at most this many are summed one by one in Python floats (the same operations as the array
-#: loop, which pays numpy's per-call overhead at every term of a long row).
+#: Fused sums of at most this many (rows x columns) are computed one by one in Python floats (the same
+#: operations as the array loop, which pays numpy's per-call overhead at every term); more are computed
+#: by the array loop, one term of all of them at a time.
 _PY_ROWS = 8
+#: A matrix-vector product with at most this many terms (and rows of at most 64) is computed in Python
+#: floats (:func:`_sum_small`): numpy's overhead costs some 100 microseconds a call, a term in Python
+#: about a tenth of a microsecond (plain) or one (fused).
+_PY_TERMS = 256
 
 
 def _sum_rows(A: np.ndarray, x: np.ndarray, key: int) -> np.ndarray:
@@ -234,8 +269,8 @@ def _sum_rows(A: np.ndarray, x: np.ndarray, key: int) -> np.ndarray:
     fusing each product with the running sum (a fused multiply-add, as BLAS kernels do on CPUs with
     FMA): s <- fl(a_i x_i + s).  If every product and partial sum is exact, all choices agree.
     """
-    if A.shape[0] == 1 and x.size <= 64:  # dot on a short vector: no numpy overhead at each term
-        return np.array([_sum_short(A[0].tolist(), x.tolist(), key, bool((key >> 16) & 1))])
+    if x.size <= 64 and A.size <= _PY_TERMS:  # a dot product, or x^T A x in low dimension
+        return np.array(_sum_small(A.tolist(), x.tolist(), key, bool((key >> 16) & 1)), dtype=float)
     return _sum_columns(A, x.reshape(-1, 1), [key])[:, 0]
 
 
@@ -275,7 +310,7 @@ def _sum_columns(A: np.ndarray, B: np.ndarray, keys: list[int]) -> np.ndarray:
         if fused[cols].any():
             f = np.flatnonzero(fused[cols])
             P, E = _two_product(Ap[:, f], np.broadcast_to(xp[f], (m, f.size, d)))
-            if m <= _PY_ROWS:
+            if m * f.size <= _PY_ROWS:
                 Pl, El = P.reshape(m * f.size, d).tolist(), E.reshape(m * f.size, d).tolist()
                 vals = np.array([_fused_py(p, e) for p, e in zip(Pl, El)], dtype=float).reshape(m, f.size)
             else:
@@ -321,7 +356,7 @@ def matmat(A, B) -> np.ndarray:
     if A.shape[1] == 0 or B.shape[1] == 0:  # an empty sum, or no columns at all
         return np.zeros((A.shape[0], B.shape[1]))
     h_a = _hash(A)  # _hash(A, b) continues the checksum of A with b's bytes
-    keys = [zlib.crc32(np.ascontiguousarray(B[:, j]).tobytes(), h_a) for j in range(B.shape[1])]
+    keys = [zlib.crc32(col, h_a) for col in np.ascontiguousarray(B.T)]  # the rows of B^T: B's columns
     return _sum_columns(A, B, keys)
 
 

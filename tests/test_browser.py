@@ -322,3 +322,27 @@ def test_console_check_fails_on_an_error_and_on_an_external_request(broken):
     assert any("planted error" in p for p in console), console
     assert any("leaves the local server" in p and "example.invalid" in p for p in console), console
     assert broken[OTHER]["console"] == []
+
+
+#: A page whose code block repeats a low-contrast token class (and an image without alt text): the scan
+#: looks at one token of each class, so the check must still see the low-contrast one.
+_LOW_CONTRAST = """<!DOCTYPE html><html lang="en"><head><title>code</title><style>
+.highlight { background: #ffffff; } .highlight .n { color: #000000; } .highlight .c1 { color: #dddddd; }
+</style></head><body><main><h1>Code</h1><div class="highlight"><pre>{tokens}</pre></div>
+<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="20" height="20"></main></body></html>"""
+
+
+@needs_browser
+def test_the_accessibility_scan_sees_a_low_contrast_code_token_and_restores_the_page(tmp_path):
+    tokens = "\n".join(f'<span class="n">x{i}</span> = 1  <span class="c1"># note {i}</span>' for i in range(40))
+    (tmp_path / "code.html").write_text(_LOW_CONTRAST.replace("{tokens}", tokens))
+    with browser.serve(tmp_path) as base, browser.chromium() as chrome:
+        context = browser.new_context(chrome, base, {})
+        page, _ = browser.open_page(context, base + "code.html", base, {})
+        before = page.evaluate("() => document.querySelector('pre').innerHTML")
+        found = {v["id"]: v for v in browser.axe_scan(page)}
+        after = page.evaluate("() => document.querySelector('pre').innerHTML")
+        context.close()
+    assert "color-contrast" in found and any("c1" in t for t in found["color-contrast"]["targets"]), found
+    assert "image-alt" in found, found
+    assert after == before, "the code block is put back as it was after the scan"

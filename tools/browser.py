@@ -496,7 +496,13 @@ def axe_scan(page) -> list[dict]:
     The nodes that MathJax generates inside each formula's ``mjx-container`` (60% of a chapter page's
     elements: its glyphs and its assistive MathML, whose accessibility is MathJax's) are set aside during
     the scan and put back after it; the containers themselves, with their roles and labels, are scanned.
-    On the chapter pages this finds the same violations in 40% of the time (7.2 s -> 2.5 s on 3.2)."""
+    On the chapter pages this finds the same violations in 40% of the time (7.2 s -> 2.5 s on 3.2).
+
+    Highlighted code is scanned with one token of each kind: a code block's tokens are spans whose
+    colour is set by their class (Pygments), on the block's background, so the first span of each
+    (background, class) on the page stands for the others, which are scanned as plain text of the block
+    (the code's own colour) until they are put back.  On 3.2 (7,700 code elements) the scan takes half
+    the time (2.7 s -> 1.4 s) and finds the same violations."""
     page.add_script_tag(path=str(AXE_JS))
     result = page.evaluate(
         """async () => {
@@ -506,8 +512,20 @@ def axe_scan(page) -> list[dict]:
             while (c.firstChild) kept.appendChild(c.firstChild);
             aside.push([c, kept]);
           });
+          const seen = new Set();
+          document.querySelectorAll('.highlight pre').forEach(pre => {
+            const bg = getComputedStyle(pre.closest('.highlight')).backgroundColor;
+            const kept = document.createDocumentFragment();
+            while (pre.firstChild) kept.appendChild(pre.firstChild);
+            for (const node of kept.childNodes) {
+              const key = node.nodeType === 1 ? bg + '|' + node.tagName + '|' + node.className : null;
+              if (key === null || seen.has(key)) pre.appendChild(document.createTextNode(node.textContent));
+              else { seen.add(key); pre.appendChild(node.cloneNode(true)); }
+            }
+            aside.push([pre, kept]);
+          });
           try { return await axe.run(document, {resultTypes: ['violations']}); }
-          finally { for (const [c, kept] of aside) c.appendChild(kept); }
+          finally { for (const [c, kept] of aside) { c.replaceChildren(); c.appendChild(kept); } }
         }"""
     )
     return [

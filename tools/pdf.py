@@ -97,6 +97,18 @@ _LAST_FRAME_JS = r"""
 """
 
 
+#: Takes every CSS transition and animation of finite length (the dropdowns' 0.3 s fade-in) to its end
+#: state at once: the page is printed as it looks at rest, without waiting for them.  Returns how many
+#: are still running (infinite ones, which print as they are).
+_SETTLED_JS = r"""
+() => {
+  document.getAnimations().filter(a => Number.isFinite(a.effect.getComputedTiming().endTime))
+    .forEach(a => a.finish());
+  return document.getAnimations().filter(a => a.playState === 'running').length;
+}
+"""
+
+
 def show_last_frames(page) -> int:
     """Set every animation of the page to its last frame; returns how many show it (image and slider)."""
     page.wait_for_function(
@@ -115,7 +127,7 @@ def print_page(page) -> dict:
     (animations: how many show their last frame).  The page is left in print mode."""
     info = page.evaluate(_PREPARE_JS)
     animations = show_last_frames(page)  # an animation prints as the end of its run
-    page.wait_for_timeout(350)  # the dropdowns fade in
+    page.evaluate(_SETTLED_JS)  # the dropdowns faded in
     page.emulate_media(media="print")
     pdf = page.pdf(
         format="A4",
