@@ -256,9 +256,10 @@ def _plain(sums: np.ndarray, m: int, d: int) -> np.ndarray:
 #: operations as the array loop, which pays numpy's per-call overhead at every term); more are computed
 #: by the array loop, one term of all of them at a time.
 _PY_ROWS = 8
-#: A matrix-vector product with at most this many terms (and rows of at most 64) is computed in Python
+#: A matrix-vector product with fewer terms than this (and rows of at most 64) is computed in Python
 #: floats (:func:`_sum_small`): numpy's overhead costs some 100 microseconds a call, a term in Python
-#: about a tenth of a microsecond (plain) or one (fused).
+#: about a tenth of a microsecond (plain) or one (fused).  From this size on, sums of integers are
+#: computed once, exactly (:func:`_exact_in_any_order`); below it the general kernel is as cheap.
 _PY_TERMS = 256
 
 
@@ -269,7 +270,7 @@ def _sum_rows(A: np.ndarray, x: np.ndarray, key: int) -> np.ndarray:
     fusing each product with the running sum (a fused multiply-add, as BLAS kernels do on CPUs with
     FMA): s <- fl(a_i x_i + s).  If every product and partial sum is exact, all choices agree.
     """
-    if x.size <= 64 and A.size <= _PY_TERMS:  # a dot product, or x^T A x in low dimension
+    if x.size <= 64 and A.size < _PY_TERMS:  # a dot product, or x^T A x in low dimension
         return np.array(_sum_small(A.tolist(), x.tolist(), key, bool((key >> 16) & 1)), dtype=float)
     return _sum_columns(A, x.reshape(-1, 1), [key])[:, 0]
 
@@ -278,7 +279,7 @@ def _exact_in_any_order(A: np.ndarray, B: np.ndarray) -> bool:
     """Whether every product A[i, k] B[k, j] and every partial sum of a column of A B is an integer below
     2^53 in absolute value: then every order and every arithmetic (plain or fused) gives the same exact
     sum, on every machine, and there is nothing to perturb (Winnow's weights and 0/1 points, counts)."""
-    if A.size * B.shape[1] < 256:
+    if A.size * B.shape[1] < _PY_TERMS:
         return False  # a short sum: the general kernel is as cheap as this test
     a, b = np.abs(A).max(initial=0.0), np.abs(B).max(initial=0.0)
     if not (np.isfinite(a) and np.isfinite(b)) or a * b * A.shape[1] >= 2.0**53:

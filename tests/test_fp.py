@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import olkit
@@ -205,3 +205,25 @@ def test_an_integer_sum_exact_in_any_order_is_computed_once_and_still_perturbed_
         ys = [rng.normal(size=300) for _ in range(5)]
         moved = sum(not np.array_equal(fp.matvec(F, y), F @ y) for y in ys)
     assert moved >= 1, "non-integer sums are still summed in another order"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 12), st.integers(1, 64), st.sampled_from(["normal", "signed zeros", "wide"]))
+@example(0, 4, 64, "signed zeros").via("the size where sums of integers start to be computed exactly")
+@example(0, 5, 51, "signed zeros").via("just below it")
+def test_small_sums_in_python_floats_equal_the_array_kernel_bit_for_bit(key, m, d, kind):
+    """The row sums that ``_sum_rows`` computes in Python floats for a small matrix (``_sum_small``) and
+    those of the array kernel (``_sum_columns``) have the same bits, the sign of a zero sum included:
+    where the threshold ``_PY_TERMS`` lies is a matter of speed only."""
+    rng = np.random.default_rng(key)
+    if kind == "normal":
+        A, x = rng.standard_normal((m, d)), rng.standard_normal(d)
+    elif kind == "signed zeros":
+        A, x = -np.zeros((m, d)), rng.choice([0.0, 1.0], d)  # every product -0.0: a sum of -0.0
+    else:
+        A, x = rng.standard_normal((m, d)) * 1e10, rng.standard_normal(d) * 1e-10
+        A[:, ::2] = -0.0
+    for k in (key, key ^ (1 << 16)):  # a plain and a fused sum
+        rows = fp._sum_rows(A, x, k)
+        array = fp._sum_columns(A, x.reshape(-1, 1), [k])[:, 0]
+        assert rows.view(np.int64).tolist() == array.view(np.int64).tolist(), (m, d, kind, k)
