@@ -523,7 +523,7 @@ def test_student_notebooks_hold_no_solution_and_no_hidden_test(built):
 def test_the_untouched_student_notebook_runs_and_its_checks_report_failures(built, name):
     """Handed out as it is (every answer '...'), the notebook runs top to bottom; each check cell
     returns otter's result, a failure that says the function is still '...', and raises nothing."""
-    ename, evalue = run_broken(built[name]["student"], "")
+    ename, evalue = run_broken(built[name]["student"], "", skip_animations=False)
     assert ename is None, f"{name}: the student notebook stops with {ename}: {evalue}"
     from fractions import Fraction
 

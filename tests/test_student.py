@@ -176,7 +176,7 @@ def student_notebooks_that_fail(pairs: list[tuple[Path, Path]]) -> tuple[list[tu
         if why_not_a_prefix(student_nb, nbformat.read(full, as_version=4)) is None:
             continue
         executed.append(dest.name)
-        ename, evalue = run_broken(dest, "")
+        ename, evalue = run_broken(dest, "", skip_animations=False)
         if ename is not None:
             failures.append((dest.name, f"{ename}: {evalue}"))
     return failures, executed
