@@ -71,10 +71,12 @@ def setup() -> None:
             raise subprocess.CalledProcessError(1, "uv: no pin in the lock")
         sh(*pip, pin[0])
         uv = [BIN / "uv", "pip", "install", "--quiet", "--python", PY]
-        # --compile-bytecode: the tests start some 80 interpreters and kernels, and where
-        # PYTHONDONTWRITEBYTECODE is set (as on CI machines) none of them would keep its compiled
-        # imports: each would compile numpy, scipy, matplotlib and IPython again (4.9 s against 2.6 s)
-        sh(*uv, "--compile-bytecode", "-r", LOCK)
+        # No --compile-bytecode: compiling all of site-packages takes 27 s (44 CPU-s) before the first
+        # test, for modules most of which no test imports.  The interpreters that dev.py starts write
+        # the bytecode of what they import instead (env() lets them, where PYTHONDONTWRITEBYTECODE is
+        # set, as on CI machines), so the tests' 80 interpreters and kernels compile numpy, scipy,
+        # matplotlib and IPython once, not each (4.9 s against 2.6 s per interpreter).
+        sh(*uv, "-r", LOCK)
         sh(*uv, "--no-deps", "-e", ROOT)
     except subprocess.CalledProcessError as err:
         say(f"uv failed ({err}); installing with pip")
@@ -89,6 +91,7 @@ def env() -> dict[str, str]:
     e["VIRTUAL_ENV"] = str(VENV)
     e.setdefault("PYTHONHASHSEED", "0")
     e.pop("PYTHONPATH", None)
+    e.pop("PYTHONDONTWRITEBYTECODE", None)  # compiled imports are kept in the venv (see setup)
     return e
 
 
@@ -181,7 +184,7 @@ def cmd_test() -> None:
     t0 = time.time()
     setup()
     browser_ready()  # the browser test (tests/test_browser.py) runs if Chromium is here; else says why not
-    # olkit's and the tests' compiled modules, once, for the test processes (see setup's --compile-bytecode)
+    # olkit's and the tests' compiled modules, once, for the test processes (see setup)
     sh(PY, "-m", "compileall", "-q", ROOT / "olkit", ROOT / "tests", ROOT / "tools")
     # The strict book build runs beside the tests (it keeps one core busy for about 40 s, while most
     # tests do not need it); the tests that read _build/html wait for it.  Then unit and property
