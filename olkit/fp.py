@@ -202,14 +202,7 @@ def _fused_row(a: list, x: list, order: list[int]) -> float:
     and :func:`_fused_py`'s sum, operation for operation, in one loop."""
     s = 0.0
     for i in order:
-        ai, xi = a[i], x[i]
-        p = ai * xi
-        ca, cb = _SPLIT * ai, _SPLIT * xi
-        ah = ca - (ca - ai)
-        al = ai - ah
-        bh = cb - (cb - xi)
-        bl = xi - bh
-        e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        p, e = _two_product(a[i], x[i])
         t = p + s
         bp = t - p
         s = t + (((p - (t - bp)) + (s - bp)) + e)
