@@ -199,14 +199,9 @@ def _short_order(d: int, key: int) -> list[int]:
 
 def _fused_row(a: list, x: list, order: list[int]) -> float:
     """s <- fl(a_i x_i + s) over ``order``, in Python floats: Dekker's product (:func:`_two_product`)
-    and :func:`_fused_py`'s sum, operation for operation, in one loop."""
-    s = 0.0
-    for i in order:
-        p, e = _two_product(a[i], x[i])
-        t = p + s
-        bp = t - p
-        s = t + (((p - (t - bp)) + (s - bp)) + e)
-    return s
+    summed by :func:`_fused_py`, operation for operation as the array code."""
+    products = [_two_product(a[i], x[i]) for i in order]
+    return _fused_py([p for p, _ in products], [e for _, e in products])
 
 
 def _sum_small(A: list, x: list, key: int, fused: bool) -> list[float]:
