@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["claim_tex"]
+__all__ = ["claim_tex", "tex_pieces"]
 
 GREEK = {
     "alpha", "beta", "gamma", "delta", "epsilon", "eta", "theta", "kappa", "lambda", "mu", "nu", "xi", "pi",
@@ -255,3 +255,55 @@ class _Parser:
 def claim_tex(claim: str) -> str:
     """TeX (without delimiters) for a claim written in the book's plain-text notation."""
     return re.sub(r" {2,}", " ", _Parser(str(claim)).seq()).strip()
+
+
+#: A formula longer than this (characters of TeX) is offered to the browser in pieces.
+BREAK_AFTER = 60
+
+
+def tex_pieces(tex: str, longer_than: int = BREAK_AFTER) -> list[str]:
+    r"""A long formula split where a line may break, each piece valid TeX on its own.
+
+    MathJax 3 does not break a formula across lines, so a long claim typeset as one formula widens
+    its table beyond the page.  Typeset as several formulas separated by spaces, it wraps like text.
+    The split points are the separators ``,``, ``;`` and ``:`` (kept with the piece before them) that
+    are outside every group: TeX braces (so that no ``\text{...}`` or ``\frac{..}{..}`` is cut) and
+    brackets of any kind, counted together so that an interval such as ``[-1, 1)`` stays whole.  A
+    formula of at most ``longer_than`` characters, or one whose brackets do not balance, is one piece.
+
+    >>> tex_pieces(r"B = 2: (3, 4) \to (1.2, 1.6); x \to \text{ itself}", 10)
+    ['B = 2:', '(3, 4) \\to (1.2, 1.6);', 'x \\to \\text{ itself}']
+    """
+    if len(tex) <= longer_than:
+        return [tex]
+    pieces, start, braces, brackets, i = [], 0, 0, 0, 0
+    while i < len(tex):
+        c = tex[i]
+        if c == "\\":
+            nxt = tex[i + 1:i + 2]
+            if nxt in ("{", "}"):  # an escaped brace is a bracket, not a group
+                brackets += 1 if nxt == "{" else -1
+            elif tex.startswith("langle", i + 1):
+                brackets += 1
+            elif tex.startswith("rangle", i + 1):
+                brackets -= 1
+            i += 2
+            continue
+        if c == "{":
+            braces += 1
+        elif c == "}":
+            braces -= 1
+        elif c in "([":
+            brackets += 1
+        elif c in ")]":
+            brackets -= 1
+        elif c in ",;:" and braces == 0 and brackets == 0 and tex[i + 1:i + 2] == " ":
+            pieces.append(tex[start:i + 1].strip())
+            start = i + 1
+        if braces < 0:
+            return [tex]
+        i += 1
+    pieces.append(tex[start:].strip())
+    if braces != 0 or brackets != 0:
+        return [tex]
+    return [p for p in pieces if p]

@@ -33,7 +33,7 @@ from typing import Iterator
 
 import numpy as np
 
-from .claimtex import claim_tex
+from .claimtex import claim_tex, tex_pieces
 
 __all__ = ["NegativeControl", "Proof", "ProofShapeError", "ProofStepError", "counterexample", "fmt", "negative_control"]
 
@@ -117,7 +117,8 @@ class Proof:
     """A proof stated as numbered steps and checked on a run.
 
     >>> p = Proof("Theorem 21.3 (Halving)")
-    >>> p.step("1", "|V_{t+1}| <= |V_t| / 2 on a mistake", V_next, "<=", V_now / 2, where=mistake)
+    >>> claim = "|V_{t+1}| <= |V_t| / 2 on a mistake"
+    >>> p.step("1", claim, V_next, "<=", V_now / 2, where=mistake)
     """
 
     def __init__(self, title: str):
@@ -339,8 +340,9 @@ class Proof:
         e = html.escape
         rel_tex = {"<=": r"\le", ">=": r"\ge", "==": "=", "<": "<", ">": ">"}
 
-        def math(t: str) -> str:
-            return f"<span class='math notranslate nohighlight'>{e(chr(92) + '(' + t + chr(92) + ')')}</span>"
+        def math(t: str) -> str:  # a long claim in pieces, so that it wraps within its column
+            return " ".join(f"<span class='math notranslate nohighlight'>{e(chr(92) + '(' + p + chr(92) + ')')}</span>"
+                            for p in tex_pieces(t))
 
         def value(r: _Row) -> str:
             if r.failed:

@@ -102,6 +102,24 @@ def test_notebook_pages_show_proof_tables_figures_and_launch_buttons(reports):
                        if ".ipynb_checkpoints" not in p.parts)
     assert set(notebooks) <= pages, "every notebook has a page"
     assert {"labs.html", "instructor.html"} <= pages, "the back matter's pages are checked too"
+    labs = sorted(p.relative_to(ROOT).with_suffix(".html").as_posix() for p in (ROOT / "labs" / "student").glob("*/*.ipynb"))
+    assert len(labs) >= 6 and set(labs) <= pages, "every lab's student notebook is a page, typeset and checked"
+
+
+@needs_browser
+def test_no_block_is_cut_off_at_1280_px(reports):
+    """Every code cell (folded ones opened), printed output, table, displayed formula and negative control
+    of every page fits its column at 1280 px: a reader never scrolls a block sideways."""
+    assert browser.VIEWPORT["width"] == 1280
+    assert _problems(reports, "overflow") == []
+
+
+@needs_browser
+def test_text_keeps_its_contrast_in_light_and_dark_mode(reports):
+    """Tables and their captions, negative controls, printed text, prose: contrast >= 4.5 (3 for large
+    text) in both colour schemes, on every page."""
+    assert browser.MODES == ("light", "dark")
+    assert _problems(reports, "contrast") == []
 
 
 @needs_browser
@@ -275,6 +293,14 @@ def broken(tmp_path_factory):
     # the solutions replaced by copies without the theme's click handler, once the page has loaded
     unclickable = ("<script>window.addEventListener('load', () => setTimeout(() => document.querySelectorAll("
                    "'div.solution.dropdown').forEach(s => s.replaceWith(s.cloneNode(true))), 0));</script>")
+    # a long line in a cell that has the text column only, and a caption unreadable in dark mode only
+    plain = '<div class="cell docutils container">\n<div class="cell_input docutils container">\n'
+    start = text.index(plain)
+    pre = text.index("<pre>", start) + len("<pre>")
+    text = text[:pre] + "long = " + "'x' * 10 + " * 12 + "'x'\n" + text[pre:]
+    wide = text.index('<div class="cell tag_full-width docutils container">')
+    text = text[:wide] + '<div class="cell docutils container">' + text[wide + len('<div class="cell tag_full-width docutils container">'):]
+    text = text.replace("</head>", '<style>html[data-theme="dark"] table.olkit-proof caption { color: #303030; }</style></head>', 1)
     text = text.replace("</body>", '<script>console.error("planted error")</script>' + unclickable +
                                    '<img src="https://example.invalid/tracker.png" alt=""></body>')
     page.write_text(text)
@@ -314,6 +340,21 @@ def test_link_check_fails_on_a_missing_page(broken):
 def test_dropdown_check_fails_when_a_click_does_not_open_the_solution(broken):
     assert any("content not visible after a click" in p for p in broken[PAGE]["dropdowns"]), broken[PAGE]
     assert broken[OTHER]["dropdowns"] == [], "the unbroken page's solutions open"
+
+
+@needs_browser
+def test_overflow_check_fails_on_a_long_line_and_on_a_wide_cell_kept_in_the_column(broken):
+    cut = broken[PAGE]["overflow"]
+    assert any("long = 'x' * 10" in p and "scrolled out of view" in p for p in cut), cut
+    assert len(cut) >= 2, f"the cell that lost its margin is cut off too: {cut}"
+    assert broken[OTHER]["overflow"] == [], "the unbroken page fits"
+
+
+@needs_browser
+def test_contrast_check_fails_on_a_caption_unreadable_in_dark_mode_only(broken):
+    bad = broken[PAGE]["contrast"]
+    assert bad and all(p.startswith("dark: caption") for p in bad), bad
+    assert broken[OTHER]["contrast"] == []
 
 
 @needs_browser

@@ -64,3 +64,30 @@ def test_the_html_table_carries_math_and_the_text_table_the_plain_claim():
     assert "\\(x^2\\)" in olkit.Proof("t").step("1", "anything", 1, "==", 1, tex="x^2")._repr_html_()
     with pytest.raises(ValueError, match="kind"):
         olkit.Proof("t").step("1", "c", 1, "==", 1, kind="other")
+
+
+def test_a_long_claim_is_split_where_a_line_may_break():
+    from olkit.claimtex import tex_pieces
+
+    tex = claim_tex("at w = (0.5, -1, 0), x = (2, 1, 0): hinge (y = -1) 1, absolute (y = 1) 1, squared 1/2")
+    pieces = tex_pieces(tex)
+    assert len(pieces) == 5 and " ".join(pieces) == tex
+    assert pieces[0].endswith(",") and pieces[1] == "x = (2, 1, 0):"
+    for p in pieces:  # every piece is a whole group: braces and brackets balance
+        assert p.count("{") == p.count("}") and p.count("(") == p.count(")")
+    short = claim_tex("|V_{t+1}| <= |V_t| / 2 on a mistake")
+    assert tex_pieces(short) == [short], "a short claim stays one formula"
+    interval = r"\text{Box }[-1, 1] \times [-1, 2] \times [-1, 1]: (-2, 1.5, 7) \to (-1, 1.5, 1)"
+    assert tex_pieces(interval, 10) == [interval[:interval.index(":") + 1], interval[interval.index(":") + 2:]]
+    assert tex_pieces(r"\frac{a, b}{c}: a, [0, 1) \cup (2, 3]: z", 5) == [r"\frac{a, b}{c}:", "a,", r"[0, 1) \cup (2, 3]:", "z"]
+    unbalanced = r"\text{an open interval } (0, 1: \text{ unbalanced}, x"
+    assert tex_pieces(unbalanced, 5) == [unbalanced]
+
+
+def test_the_html_table_typesets_a_long_claim_in_pieces():
+    p = olkit.Proof("long")
+    claim = "at w = (0.5, -1, 0), x = (2, 1, 0): hinge (y = -1) 1, absolute (y = 1) 1, squared 1/2"
+    p.step("1", claim, 1, "<=", 1)
+    html = p._repr_html_()
+    cell = html.split("<td style='text-align:left'>")[1].split("</td>")[0]
+    assert cell.count("class='math") == 5 and "\\(x = (2, 1, 0):\\)" in cell

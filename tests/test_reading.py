@@ -63,3 +63,24 @@ def test_the_reading_table_is_written(tmp_path):
     text = out.read_text()
     assert all(p.name in text for p in NOTEBOOKS)
     assert (ROOT / "benchmarks" / "reading.md").exists(), "commit the table: python3 dev.py reading"
+
+
+@pytest.mark.parametrize("path", reading.markdown_sources(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_control_character_in_markdown(path):
+    """A TeX macro typed without a raw string ("\\rangle", "\\theta") turns into a control character."""
+    assert reading.control_characters_in(path) == []
+
+
+def test_the_control_character_scan_finds_a_lost_backslash(tmp_path):
+    nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["If $y \\langle w, x \r", "angle \\le 0$"]},
+                    {"cell_type": "code", "metadata": {}, "source": ["s = 'a\\tb'"], "outputs": []},
+                    {"cell_type": "markdown", "metadata": {}, "source": ["$w_i = \\max(z_i - \theta, 0)$"]}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "lab.ipynb").write_text(__import__("json").dumps(nb))
+    (tmp_path / "page.md").write_text("the rate $\beta$\n")
+    hits = reading.control_characters_in(tmp_path / "lab.ipynb")
+    assert len(hits) == 2 and hits[0].startswith("cell 0, line 1: '\\r'") and hits[1].startswith("cell 2, line 1: '\\t'")
+    assert reading.control_characters_in(tmp_path / "page.md")[0].startswith("line 1: '\\x08'")
+    sources = {p.relative_to(ROOT).as_posix() for p in reading.markdown_sources()}
+    assert {"README.md", "labs.md", "labs/lab4_perceptron_winnow.ipynb", "chapters/ch1/index.md"} <= sources
+    assert any(s.startswith("labs/student/") for s in sources) and not any(s.startswith(".venv") for s in sources)

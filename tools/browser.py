@@ -371,6 +371,113 @@ def check_dropdowns(page) -> list[str]:
     return problems
 
 
+#: What the overflow check measures: every block a reader reads whole (code, printed output, tables,
+#: displayed formulas, the negative controls), in the chapters' cells and in the prose.
+_BLOCKS = ("pre, div.highlight, div.cell_output div.output, table, div.math, mjx-container[display='true'], "
+           "div.olkit-control")
+
+_OVERFLOW_JS = r"""
+(blocks) => {
+  // open every folded code cell (a reader may), measure, and fold them again
+  const folded = [...document.querySelectorAll('details.hide:not([open])')];
+  folded.forEach(d => { d.open = true; });
+  const problems = [];
+  const article = document.querySelector('article.bd-article') || document.querySelector('main') || document.body;
+  const limit = Math.min(window.innerWidth, document.documentElement.clientWidth);
+  const short = s => s.replace(/\s+/g, ' ').trim().slice(0, 70);
+  for (const el of article.querySelectorAll(blocks)) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || el.closest('.olkit-animation')) continue;
+    const box = (el.closest('div.cell') || article).getBoundingClientRect();
+    const cut = [];
+    if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+      cut.push(`${el.scrollWidth - el.clientWidth} px scrolled out of view`);
+    if (r.right > box.right + 1) cut.push(`${Math.round(r.right - box.right)} px past its column`);
+    if (box.right > limit + 1) cut.push(`its column ends ${Math.round(box.right - limit)} px past the window`);
+    if (cut.length) {
+      const where = el.closest('[id]');
+      problems.push(`${el.tagName.toLowerCase()}${el.className ? '.' + String(el.className).split(/\s+/)[0] : ''}`
+                    + `${where ? ' in #' + where.id : ''} (${Math.round(r.width)} px wide): ${cut.join(', ')}: `
+                    + `"${short(el.textContent)}"`);
+    }
+  }
+  folded.forEach(d => { d.open = false; });
+  return problems;
+}
+"""
+
+
+def check_overflow(page) -> list[str]:
+    """No block is cut off: every code cell (folded ones opened), printed output, table, displayed formula
+    and negative control fits the box it is drawn in (no sideways scrolling) and its column (the text
+    column, or the margin-wide column of a wide cell: ``_ext/wide_cells.py``), which fits the window.
+    Measured at the page's viewport (1280 px wide in the browser test)."""
+    return [p for p in page.evaluate(_OVERFLOW_JS, _BLOCKS)]
+
+
+#: The contrast a text needs (WCAG 2 AA): 4.5, or 3 for large text (24 px, or 18.66 px bold).
+_CONTRAST_JS = r"""
+(mode) => {
+  const root = document.documentElement;
+  const was = [root.dataset.theme, root.dataset.mode];
+  root.dataset.theme = mode; root.dataset.mode = mode;
+  const parse = c => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return [0, 0, 0, 0];
+    const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const over = (top, below) => { const a = top[3] + below[3] * (1 - top[3]); if (a === 0) return [0, 0, 0, 0];
+    return [0, 1, 2].map(i => (top[i] * top[3] + below[i] * below[3] * (1 - top[3])) / a).concat([a]); };
+  const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const background = el => {  // the background colours of the element and its ancestors, composited
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const bg = parse(getComputedStyle(e).backgroundColor);
+      if (bg[3] > 0) layers.push(bg);
+      if (bg[3] >= 1) break;
+    }
+    let c = [255, 255, 255, 1];
+    for (let i = layers.length - 1; i >= 0; i--) c = over(layers[i], c);
+    return c;
+  };
+  const scope = document.querySelector('article.bd-article') || document.querySelector('main') || document.body;
+  const els = new Set(scope.querySelectorAll('mjx-container'));
+  const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (n.textContent.trim() && el && !el.closest('mjx-container, script, style, .olkit-animation')) els.add(el);
+  }
+  const out = [];
+  for (const el of els) {
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    if (r.width === 0 || r.height === 0 || cs.visibility === 'hidden' || parseFloat(cs.opacity) === 0) continue;
+    const bg = background(el), fg = over(parse(cs.color), bg);
+    const [a, b] = [lum(fg), lum(bg)];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const size = parseFloat(cs.fontSize), bold = parseInt(cs.fontWeight) >= 700;
+    const need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+    if (ratio < need) out.push(`${mode}: ${el.tagName.toLowerCase()}${el.classList.length ? '.' + el.classList[0] : ''}`
+      + `${el.closest('.cell_output') ? ' (output)' : ''} contrast ${ratio.toFixed(2)} < ${need} (${cs.color} on `
+      + `rgb(${bg.slice(0, 3).map(Math.round).join(', ')})): "${el.textContent.replace(/\s+/g, ' ').trim().slice(0, 50)}"`);
+  }
+  root.dataset.theme = was[0]; root.dataset.mode = was[1];
+  return out;
+}
+"""
+MODES = ("light", "dark")
+
+
+def check_contrast(page, modes=MODES) -> list[str]:
+    """Every text of the page's article (prose, code, outputs: tables and their captions, negative
+    controls, printed lines; each formula as a whole) has a contrast of at least 4.5 against the
+    background it is drawn on (3 for large text), in light and in dark mode (the theme's two colour
+    schemes, switched on the loaded page as its mode button does).  The background is composited from
+    the element's and its ancestors' background colours over white."""
+    problems = []
+    for mode in modes:
+        problems += page.evaluate(_CONTRAST_JS, mode)
+    return problems
+
+
 def _notebook_expectations(nb_path: Path) -> dict:
     """How many proof tables and figures the notebook's stored outputs hold (cells shown in the HTML)."""
     nb = json.loads(nb_path.read_text())
@@ -613,7 +720,9 @@ def check_site(
             dom_ids[rel] = set(info["ids"])
             report.problems["notebook"] = check_notebook_page(page, rel, source_root, config)
             if dropdowns:
-                report.problems["dropdowns"] = check_dropdowns(page)
+                report.problems["dropdowns"] = check_dropdowns(page)  # opens the solutions
+            report.problems["overflow"] = check_overflow(page)
+            report.problems["contrast"] = check_contrast(page)
             if axe:
                 report.axe = axe_scan(page)
                 report.problems["a11y"] = serious_unallowed(report.axe)

@@ -156,6 +156,46 @@ def typed_numbers(cells: list[dict]) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------------
+# Control characters.  A TeX macro typed in a Python string without a raw prefix loses its backslash
+# to an escape: "\rangle" becomes a carriage return and "angle", "\theta" a tab and "heta", "\beta" a
+# backspace and "eta".  The page then shows a broken formula and MathJax reports nothing.  No markdown
+# the book or its labs show may hold a control character other than the newline.
+
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+#: Where the markdown lives: every notebook (chapters, lab masters, the labs' student copies) and every
+#: .md file of the repository, outside the build, the caches and the virtual environment.
+_SKIP_DIRS = {".git", ".venv", "_build", ".cache", "node_modules", ".ipynb_checkpoints", ".pytest_cache"}
+
+
+def control_characters(text: str) -> list[str]:
+    """Each control character of ``text`` (other than the newline), with its line and what surrounds it."""
+    out = []
+    for m in _CONTROL.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        out.append(f"line {line}: {m.group()!r} in {text[max(0, m.start() - 25):m.end() + 15]!r}")
+    return out
+
+
+def markdown_sources(root: Path = ROOT) -> list[Path]:
+    """The notebooks and .md files whose markdown the book, its labs or the repository's readers see."""
+    out = []
+    for p in sorted(root.rglob("*")):
+        if p.suffix in (".ipynb", ".md") and not _SKIP_DIRS & set(p.relative_to(root).parts) and p.is_file():
+            out.append(p)
+    return out
+
+
+def control_characters_in(path: Path) -> list[str]:
+    """The control characters of a .md file, or of a notebook's markdown cells (cell by index)."""
+    path = Path(path)
+    if path.suffix == ".md":
+        return control_characters(path.read_text(encoding="utf-8"))
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return [f"cell {i}, {hit}" for i, c in enumerate(cells) if c["cell_type"] == "markdown"
+            for hit in control_characters("".join(c["source"]))]
+
+
+# ------------------------------------------------------------------------------------------------
 
 
 def table(rows: list[Reading]) -> str:
