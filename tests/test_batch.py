@@ -140,6 +140,23 @@ def test_markov_sample_size():
         batch.markov_sample_size(-1, 0.1, 0.5)
 
 
+def test_erm_sample_size_of_the_broken_variants():
+    from olkit.broken.batch import erm_sample_size, log_markov_sample_size
+
+    # ceil(ln(|H|/delta)/eps), UML Corollary 2.3: the chapter's two-point class and its exercise
+    assert [erm_sample_size(2, 1 / 8, d) for d in (0.5, 0.25, 0.1)] == [12, 17, 24]
+    assert erm_sample_size(15, 0.05, 0.01) == 147
+    # not the M ln(1/delta)/eps of log_markov_sample_size (6, 12, 19 on the same instance)
+    assert [log_markov_sample_size(1, 1 / 8, d) for d in (0.5, 0.25, 0.1)] == [6, 12, 19]
+    # at ERM's sizes the random iterate of the two-point instance fails: 8 (1 - (7/8)^T) / T > delta
+    for d in (0.5, 0.25, 0.1):
+        T = erm_sample_size(2, 1 / 8, d)
+        assert 8 * (1 - Fraction(7, 8) ** T) / T > Fraction(d)
+    for bad in ((0, 0.1, 0.5), (1.5, 0.1, 0.5), (2, 0, 0.5), (2, 0.1, 1)):
+        with pytest.raises(ValueError):
+            erm_sample_size(*bad)
+
+
 def test_delta_inside_is_accepted():
     assert batch.check_delta(0.05) == 0.05 and batch.check_delta(Fraction(1, 2)) == 0.5
 

@@ -14,6 +14,7 @@ __all__ = [
     "PeekingPaths",
     "last_as_random",
     "log_markov_sample_size",
+    "erm_sample_size",
     "peeking_ewa_runs",
     "halved_sharp_eps",
     "training_error",
@@ -41,10 +42,26 @@ def last_as_random(path, dist, rng: np.random.Generator) -> Converted:
 
 
 def log_markov_sample_size(mistake_bound, eps, delta) -> int:
-    """The sample size M / eps * ln(1/delta) of ERM over a finite class, in place of Markov's
+    """Markov's sample size with ln(1/delta) in place of 1/delta, M ln(1/delta) / eps, in place of
     M / (eps delta).  Broken: the random iterate needs the 1/delta (on the chapter's two-point
-    instance P[L_D(h_r) >= eps] is about M / (T eps)), so the PAC step fails."""
+    instance P[L_D(h_r) >= eps] is about M / (T eps)), so the PAC step fails.  This is not ERM's
+    sample size, which is :func:`erm_sample_size`."""
     return max(1, math.ceil(float(mistake_bound) * math.log(1 / float(delta)) / float(eps)))
+
+
+def erm_sample_size(n_hypotheses, eps, delta) -> int:
+    """ceil(ln(|H| / delta) / eps): the sample size that suffices for every ERM over a finite class
+    H in the realizable case (Shalev-Shwartz and Ben-David, Corollary 2.3), in place of Markov's
+    M_A / (eps delta) for the random iterate.  Broken: the random iterate needs the 1/delta.  On
+    Section 6.1's two-point instance (|H| = 2, eps = 1/8, delta = 0.5, 0.25, 0.1: T = 12, 17, 24)
+    P[L_D(h_r) >= eps] = 8 (1 - (7/8)^T) / T is 0.532, 0.422, 0.320, above delta each time."""
+    n = int(n_hypotheses)
+    if n < 1 or n != n_hypotheses:
+        raise ValueError(f"n_hypotheses must be an integer >= 1; got {n_hypotheses!r}")
+    eps, delta = float(eps), float(delta)
+    if not (0.0 < eps < 1.0 and 0.0 < delta < 1.0):
+        raise ValueError(f"eps and delta must be in (0, 1); got eps={eps!r}, delta={delta!r}")
+    return max(1, math.ceil(math.log(n / delta) / eps))
 
 
 def peeking_ewa_runs(
@@ -83,8 +100,9 @@ def halved_sharp_eps(M: float, T: int, delta: float) -> float:
 
 def training_error(train, xs, ys):
     """Called like :func:`olkit.batch.loo_error` but trains once on the whole sample and tests on
-    it (the training error).  Broken: step 1 of Lemma 4.1 (the leave-one-out error is the average of
-    the retrain-without-i terms) fails; the training error is optimistic."""
+    it (the training error).  Broken: Section 6.3's check of step 1 of Lemma 4.1 (the estimator is
+    the average of the retrain-without-i terms) fails; in the proof it is step 2 that no longer
+    holds (z_i is not independent of the hypothesis it tests).  The training error is optimistic."""
     from fractions import Fraction
 
     h = train(list(xs), list(ys))
