@@ -266,8 +266,9 @@ def tex_pieces(tex: str, longer_than: int = BREAK_AFTER) -> list[str]:
 
     MathJax 3 does not break a formula across lines, so a long claim typeset as one formula widens
     its table beyond the page.  Typeset as several formulas separated by spaces, it wraps like text.
-    The split points are the separators ``,``, ``;`` and ``:`` (kept with the piece before them) that
-    are outside every group: TeX braces (so that no ``\text{...}`` or ``\frac{..}{..}`` is cut) and
+    The split points are the separators ``,``, ``;`` and ``:`` followed by a space or a control space
+    ``\ `` (kept with the piece before them; the space becomes the gap between the pieces) that are
+    outside every group: TeX braces (so that no ``\text{...}`` or ``\frac{..}{..}`` is cut) and
     brackets of any kind, counted together so that an interval such as ``[-1, 1)`` stays whole.  A
     formula of at most ``longer_than`` characters, or one whose brackets do not balance, is one piece.
 
@@ -297,9 +298,9 @@ def tex_pieces(tex: str, longer_than: int = BREAK_AFTER) -> list[str]:
             brackets += 1
         elif c in ")]":
             brackets -= 1
-        elif c in ",;:" and braces == 0 and brackets == 0 and tex[i + 1:i + 2] == " ":
+        elif c in ",;:" and braces == 0 and brackets == 0 and (tex[i + 1:i + 2] == " " or tex[i + 1:i + 3] == "\\ "):
             pieces.append(tex[start:i + 1].strip())
-            start = i + 1
+            start = i + 1 if tex[i + 1] == " " else i + 3  # a control space after it becomes the gap
         if braces < 0:
             return [tex]
         i += 1

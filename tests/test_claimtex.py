@@ -80,6 +80,8 @@ def test_a_long_claim_is_split_where_a_line_may_break():
     interval = r"\text{Box }[-1, 1] \times [-1, 2] \times [-1, 1]: (-2, 1.5, 7) \to (-1, 1.5, 1)"
     assert tex_pieces(interval, 10) == [interval[:interval.index(":") + 1], interval[interval.index(":") + 2:]]
     assert tex_pieces(r"\frac{a, b}{c}: a, [0, 1) \cup (2, 3]: z", 5) == [r"\frac{a, b}{c}:", "a,", r"[0, 1) \cup (2, 3]:", "z"]
+    spaced = r"w = 0,\ \langle w, x\rangle = 0,\ -1.5 \to -x"  # a control space after the comma
+    assert tex_pieces(spaced, 5) == [r"w = 0,", r"\langle w, x\rangle = 0,", r"-1.5 \to -x"]
     unbalanced = r"\text{an open interval } (0, 1: \text{ unbalanced}, x"
     assert tex_pieces(unbalanced, 5) == [unbalanced]
 
