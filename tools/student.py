@@ -40,7 +40,7 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[1]
 OPEN = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>solution-start|solution-end|solution)\}")
 # what the student book's source tree leaves out (besides the build itself)
-NOT_BOOK = {".git", ".venv", ".cache", "_build", "tests", "benchmarks", "olkit", "tools", ".github", "labs",
+NOT_BOOK = {".git", ".venv", ".cache", "_build", "tests", "benchmarks", "olkit", "tools", ".github",
             "__pycache__", ".ipynb_checkpoints", ".hypothesis"}
 INSTRUCTOR_PAGES = {"instructor"}
 
@@ -229,6 +229,8 @@ def write_student_source(src: Path, root: Path = ROOT) -> None:
     def ignore(folder, names):
         if Path(folder).resolve() == root.resolve():
             return [n for n in names if n in NOT_BOOK or n.endswith(".egg-info")]
+        if Path(folder).resolve() == (root / "labs").resolve():  # the labs' pages: student copies only,
+            return [n for n in names if n != "student"]          # never a master (solutions, hidden tests)
         return [n for n in names if n in {"__pycache__", ".ipynb_checkpoints"}]
 
     shutil.copytree(root, src, ignore=ignore)
