@@ -47,3 +47,20 @@ def test_the_output_is_myst_nbs():
     assert len(ours) == len(theirs) == 1
     assert ours[0]["data"] == theirs[0]["data"] == {GLUE_PREFIX + "text/plain": "'0.589'"}
     assert ours[0]["metadata"]["scrapbook"] == theirs[0]["metadata"]["scrapbook"]
+
+
+def test_a_bound_is_rounded_in_its_direction():
+    # "at least 0.78" and "below 2.6%" stay true where rounding to nearest gives 0.79 and 2.5%
+    assert glue_text(0.7885, ".2f") == "0.79" and glue_text(0.7885, ".2f", rounding="down") == "0.78"
+    assert glue_text(0.02502, ".1%") == "2.5%" and glue_text(0.02502, ".1%", rounding="up") == "2.6%"
+    assert glue_text(0.0457, ".3f", rounding="down") == "0.045" and glue_text(0.0457, ".3f", rounding="up") == "0.046"
+    assert glue_text(Fraction(1, 3), ".3f", rounding="up") == "0.334"
+    assert glue_text(-0.0001, ".2f", rounding="down") == "-0.01" and glue_text(2, ".2f", rounding="down") == "2.00"
+    assert glue_text(0.5, ".1f", rounding="up") == "0.5", "an exact value stays as it is"
+
+
+@pytest.mark.parametrize("value, fmt, rounding", [(0.5, ".3g", "down"), (0.5, ".2e", "up"), ("x", ".2f", "down"),
+                                                  (0.5, ".2f", "floor"), (0.5, None, "down")])
+def test_a_directed_rounding_needs_a_fixed_point_format(value, fmt, rounding):
+    with pytest.raises(ValueError, match="rounding"):
+        glue_text(value, fmt, rounding=rounding)
