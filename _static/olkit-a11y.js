@@ -27,6 +27,14 @@
     // accessible name is the visible text (the hidden one of the two is display: none).
     document.querySelectorAll('details.hide > summary[aria-label="Toggle hidden content"]')
       .forEach((summary) => summary.removeAttribute("aria-label"));
+    // Sidebar: the book's title (a link to the home page) sits outside every landmark (axe "region"):
+    // it is navigation, named as such.
+    document.querySelectorAll(".sidebar-primary-item:not([role])").forEach((item) => {
+      if (item.querySelector(":scope > a.navbar-brand")) {
+        item.setAttribute("role", "navigation");
+        item.setAttribute("aria-label", "Book title");
+      }
+    });
     // Bibliography: role="list" needs list items (docutils writes the deprecated doc-biblioentry).
     document.querySelectorAll('[role="list"].citation-list > [role="doc-biblioentry"]')
       .forEach((entry) => entry.setAttribute("role", "listitem"));

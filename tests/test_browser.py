@@ -123,7 +123,7 @@ def test_text_keeps_its_contrast_in_light_and_dark_mode(reports):
 
 
 @needs_browser
-def test_no_serious_accessibility_violation_outside_the_allow_list(reports):
+def test_no_moderate_or_serious_accessibility_violation_outside_the_allow_list(reports):
     assert A11Y_REPORT.exists()
     assert _problems(reports, "a11y") == []
 
@@ -387,3 +387,23 @@ def test_the_accessibility_scan_sees_a_low_contrast_code_token_and_restores_the_
     assert "color-contrast" in found and any("c1" in t for t in found["color-contrast"]["targets"]), found
     assert "image-alt" in found, found
     assert after == before, "the code block is put back as it was after the scan"
+
+
+@needs_browser
+def test_a_moderate_violation_fails_the_check(tmp_path):
+    """Content outside every landmark (axe's "region", moderate) fails, as the theme's sidebar title did
+    before _static/olkit-a11y.js named it; a minor one is reported but does not fail."""
+    (tmp_path / "region.html").write_text(
+        '<!DOCTYPE html><html lang="en"><head><title>region</title></head><body>'
+        '<div><a href="#">Online Learning, Numerically</a></div><main><h1>A page</h1>'
+        '<table><thead><tr><th></th><th>n</th></tr></thead><tbody><tr><th>a</th><td>1</td></tr></tbody></table>'
+        '</main></body></html>')
+    with browser.serve(tmp_path) as base, browser.chromium() as chrome:
+        context = browser.new_context(chrome, base, {})
+        page, _ = browser.open_page(context, base + "region.html", base, {})
+        found = browser.axe_scan(page)
+        context.close()
+    impacts = {v["id"]: v["impact"] for v in found}
+    assert impacts.get("region") == "moderate" and impacts.get("empty-table-header") == "minor", impacts
+    failing = browser.unallowed_violations(found)
+    assert len(failing) == 1 and "moderate region" in failing[0], failing

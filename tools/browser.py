@@ -59,10 +59,10 @@ EXTERNAL_ALLOWED: list[tuple[str, str]] = [
      "widgets show the same panels."),
 ]
 
-# axe-core rules of impact "serious" or "critical" that the theme (sphinx-book-theme 1.3 /
+# axe-core rules of impact "moderate", "serious" or "critical" that the theme (sphinx-book-theme 1.3 /
 # pydata-sphinx-theme 0.17) or a Sphinx extension produces and that our configuration, content or
 # CSS cannot reasonably fix.  Each entry: rule id, a regular expression that every offending
-# element's selector must match, and the reason.  Anything else that is serious or critical fails.
+# element's selector must match, and the reason.  Anything else that is moderate or worse fails.
 AXE_ALLOWED: list[tuple[str, str, str]] = []
 
 
@@ -648,11 +648,15 @@ def axe_scan(page) -> list[dict]:
     ]
 
 
-def serious_unallowed(violations: list[dict]) -> list[str]:
-    """The serious and critical violations that the allow-list does not explain."""
+#: The impacts that fail the check (axe-core's four: minor, moderate, serious, critical).
+FAILING_IMPACTS = ("moderate", "serious", "critical")
+
+
+def unallowed_violations(violations: list[dict]) -> list[str]:
+    """The moderate, serious and critical violations that the allow-list does not explain."""
     problems = []
     for v in violations:
-        if v["impact"] not in ("serious", "critical"):
+        if v["impact"] not in FAILING_IMPACTS:
             continue
         patterns = [re.compile(pat) for rule, pat, _ in AXE_ALLOWED if rule == v["id"]]
         bad = [t for t in v["targets"] if not any(p.search(t) for p in patterns)]
@@ -725,7 +729,7 @@ def check_site(
             report.problems["contrast"] = check_contrast(page)
             if axe:
                 report.axe = axe_scan(page)
-                report.problems["a11y"] = serious_unallowed(report.axe)
+                report.problems["a11y"] = unallowed_violations(report.axe)
             if screenshots:
                 shot = screenshots / (rel.replace("/", "__").removesuffix(".html") + ".jpg")
                 screenshot(page, shot, full_page)
