@@ -1,7 +1,11 @@
-"""olkit's import layers (issue 17): the contract in pyproject.toml holds, and a back-import breaks it.
+"""The import layers of olkit and of tools: the contracts in pyproject.toml hold, and a back-import
+breaks each.
 
-``lint-imports`` (import-linter) reads ``[tool.importlinter]`` in pyproject.toml: from the figures at
-the top to the floating-point rules at the bottom, a module imports only the layers below its own.
+``lint-imports`` (import-linter) reads ``[tool.importlinter]`` in pyproject.toml. In olkit, from the
+figures at the top to the floating-point rules at the bottom, a module imports only the layers below
+its own. In tools, the browser checks sit on the PDF, the slides, the student edition and the other
+tools, which sit on ``tools.web`` (the browser's plumbing); no circle (browser and slides imported each
+other before).
 """
 import shutil
 import subprocess
@@ -20,16 +24,32 @@ def lint(root: Path) -> subprocess.CompletedProcess:
 def test_the_layers_only_point_down():
     res = lint(ROOT)
     assert res.returncode == 0, res.stdout + res.stderr
-    assert "1 kept, 0 broken" in res.stdout
+    assert "2 kept, 0 broken" in res.stdout
+
+
+def _copy(tmp_path: Path) -> None:
+    for package in ("olkit", "tools"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
 
 
 def test_a_back_import_breaks_the_contract(tmp_path):
     """A core module that imports the figures (the kind of import that tied five modules in a circle)
     fails the check, and the message names both modules."""
-    shutil.copytree(ROOT / "olkit", tmp_path / "olkit", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    _copy(tmp_path)
     fp = tmp_path / "olkit" / "fp.py"
     fp.write_text(fp.read_text() + "\nfrom . import plots  # noqa: E402  a back-import\n")
     res = lint(tmp_path)
     assert res.returncode != 0
     assert "olkit.fp is not allowed to import olkit.plots" in res.stdout, res.stdout
+
+
+def test_a_back_import_in_tools_breaks_its_contract(tmp_path):
+    """The plumbing that imports the checks (a circle through tools.web) fails, naming both modules."""
+    _copy(tmp_path)
+    web = tmp_path / "tools" / "web.py"
+    web.write_text(web.read_text() + "\nfrom tools import browser  # noqa: E402  a back-import\n")
+    res = lint(tmp_path)
+    assert res.returncode != 0
+    assert "tools.web is not allowed to import tools.browser" in res.stdout, res.stdout
+    assert "olkit's layers only point down KEPT" in res.stdout

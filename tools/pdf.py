@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import browser  # noqa: E402
+from tools import web  # noqa: E402
 
 FOOTER = (
     '<div style="font-size:8px; width:100%; padding:0 12mm; color:#555; display:flex; '
@@ -164,19 +164,19 @@ class Printer:
                 for e, d in self.entries]
 
     def write(self, out: Path) -> Path:
-        return merge(self.pages(), out, browser.book_config(self.root)["title"])
+        return merge(self.pages(), out, web.book_config(self.root)["title"])
 
 
 def print_pages(html_dir: Path, entries: list[TocEntry]) -> list[dict]:
     """Print each page to PDF bytes; returns [{file, depth, caption, title, pdf}]."""
     pages = []
-    with browser.serve(html_dir) as base, browser.chromium() as chrome:
+    with web.serve(html_dir) as base, web.chromium() as chrome:
         sink: dict = {}
-        context = browser.new_context(chrome, base, sink)
+        context = web.new_context(chrome, base, sink)
         for entry, depth in _flatten(entries):
             url = base + entry.file + ".html"
-            page, log = browser.open_page(context, url, base, sink)
-            problems = browser.check_math(page) + log.problems()
+            page, log = web.open_page(context, url, base, sink)
+            problems = web.check_math(page) + log.problems()
             if problems:
                 raise RuntimeError(f"{entry.file}: " + "; ".join(problems[:5]))
             pages.append({"file": entry.file, "depth": depth, "caption": entry.caption, **print_page(page)})
@@ -250,7 +250,7 @@ def build(html_dir: Path = ROOT / "_build" / "html", out: Path = ROOT / "_build"
     t0 = time.time()
     entries = toc_entries(root)
     pages = print_pages(html_dir, entries)
-    title = browser.book_config(root)["title"]
+    title = web.book_config(root)["title"]
     merge(pages, out, title)
     return {"pdf": out, "pages": len(pages), "seconds": time.time() - t0}
 
@@ -258,9 +258,9 @@ def build(html_dir: Path = ROOT / "_build" / "html", out: Path = ROOT / "_build"
 def main(argv: list[str]) -> int:
     html_dir = Path(argv[0]) if argv else ROOT / "_build" / "html"
     out = Path(argv[1]) if len(argv) > 1 else ROOT / "_build" / "pdf" / "book.pdf"
-    lacking = browser.missing()
+    lacking = web.missing()
     if lacking:
-        print("cannot print the PDF: " + "; ".join(lacking) + "\n  " + browser.INSTALL_HINT)
+        print("cannot print the PDF: " + "; ".join(lacking) + "\n  " + web.INSTALL_HINT)
         return 2
     result = build(html_dir, out)
     from pypdf import PdfReader

@@ -673,17 +673,17 @@ def _doc(deck_path: Path, root: Path) -> str:
 def print_pdf(decks: list[Path], out: Path) -> list[Path]:
     """Print decks to PDF with Chromium in reveal.js's print mode (one page per slide and fragment
     state collapsed)."""
-    from tools import browser
+    from tools import web
 
     out.mkdir(parents=True, exist_ok=True)
     folder = decks[0].parent
     done = []
-    with browser.serve(folder) as base, browser.chromium() as chrome:
-        context = browser.new_context(chrome, base)
+    with web.serve(folder) as base, web.chromium() as chrome:
+        context = web.new_context(chrome, base)
         for d in decks:
             page = context.new_page()
             page.goto(base + d.name + "?print-pdf", wait_until="load")
-            browser.wait_for_mathjax(page)
+            web.wait_for_mathjax(page)
             page.wait_for_function("() => window.Reveal && Reveal.isReady()")
             page.wait_for_timeout(300)
             target = out / (d.stem + ".pdf")
