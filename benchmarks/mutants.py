@@ -596,6 +596,7 @@ UNIT_EXTRA = {
     "expert_game": ["test_experts.py"],
     "minimax": ["test_experts.py"],
     "soa_experts": ["test_experts.py"],
+    "soa": ["test_littlestone.py"],
 }
 
 

@@ -6,7 +6,7 @@ kept stable once published.
 __version__ = "0.1.0"
 
 from . import batch, claimtex, cover, ellipsoid, expert_game, fp, linear, minimax, oco, plots
-from . import soa_experts, streams, winnow, work
+from . import soa, soa_experts, streams, winnow, work
 from .adversaries import BisectionAdversary, GreedyAdversary, GridAdversary, TreeAdversary, grid_worst_case
 from .adversaries import WinnowAdversary, winnow_worst_case, worst_case_mistakes
 from .baselines import Constant, MidpointThreshold, RandomGuess
@@ -41,8 +41,8 @@ from .linear import (
     VotedPerceptron,
 )
 from .finite import Consistent, Halving, ThresholdHalving
+from .soa import SOA
 from .littlestone import (
-    SOA,
     LdimByDefinition,
     LdimSolver,
     is_shattered,

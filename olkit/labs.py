@@ -709,8 +709,9 @@ def check_soa_predict(soa_predict, case: str = "public") -> Proof:
     """SOA whose prediction is the student's ``soa_predict(H, alive, x, ldim)`` (``ldim``: the book's
     Littlestone dimension of a 0/1 matrix), with the book's update: the rule (the label whose
     restriction has the larger Ldim, 1 on a tie) and UML Lemma 21.7's proof
-    (:func:`olkit.littlestone.check_soa`)."""
-    from .littlestone import LdimByDefinition, check_soa, soa_ldims
+    (:func:`olkit.soa.check_soa`)."""
+    from .littlestone import LdimByDefinition
+    from .soa import check_soa, soa_ldims
 
     H, xs, ys = soa_case(case)
     book = LdimByDefinition(H)

@@ -96,15 +96,15 @@ def test_check_soa_catches_broken_soa(variant, step):
             "Halving's worst sequence": (olkit.run(variant(HALVING_LOSES), [3, 0, 1], [0, 0, 0]),
                                          HALVING_LOSES)}
     with olkit.negative_control(variant.__name__, expect=step) as ctl:
-        olkit.littlestone.check_soa(runs, "Lemma 21.7")
+        olkit.soa.check_soa(runs, "Lemma 21.7")
     assert step in {f.step for f in ctl.caught}
 
 
 def test_broken_soa_variants_decide_wrongly():
     rng = np.random.default_rng(2)
     H = olkit.thresholds(15)
-    xs, ys = olkit.littlestone.random_realizable(H, 40, rng)
-    _, _, rule = olkit.littlestone.soa_rule(H, xs, ys)
+    xs, ys = olkit.soa.random_realizable(H, 40, rng)
+    _, _, rule = olkit.soa.soa_rule(H, xs, ys)
     for variant in (broken.TieZeroSOA, broken.MinLdimSOA):
         assert not np.array_equal(olkit.run(variant(H), xs, ys).yhat, rule), variant.__name__
     assert np.array_equal(olkit.run(olkit.SOA(H), xs, ys).yhat, rule)
@@ -125,6 +125,6 @@ def test_broken_tree_environments_break_the_game(variant):
     H = olkit.thresholds(15)
     tree = olkit.shattered_tree(H)
     tr = olkit.play(olkit.RandomGuess(np.random.default_rng(0)), variant(tree, H), 10)
-    i_t = olkit.littlestone.tree_nodes(tr.y)[:-1]
+    i_t = olkit.soa.tree_nodes(tr.y)[:-1]
     wrong_walk = (tr.x != tree[i_t - 1]).any()
     assert wrong_walk or not tr.mistake.all()

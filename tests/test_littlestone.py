@@ -19,6 +19,7 @@ from hypothesis.extra.numpy import arrays  # noqa: E402
 
 import olkit  # noqa: E402
 import olkit.littlestone as L  # noqa: E402
+import olkit.soa as S  # noqa: E402
 
 # -- reference implementations, from the definitions ------------------------------------------
 
@@ -441,13 +442,13 @@ def test_tree_adversary_forces_ldim_mistakes_on_every_learner(name, H):
         tr = olkit.play(make(H), adv, 100)
         assert tr.T == d and tr.M == d and tr.mistake.all()
         assert np.array_equal(H[adv.witness(), tr.x], tr.y)
-        game = L.TreeGame(H, tree).play(make(H))
+        game = S.TreeGame(H, tree).play(make(H))
         assert game.mistakes == d and game.ldims[-1] >= 0 and game.ldims[0] == d
         assert np.array_equal(H[game.witness(), game.xs], game.ys)
 
 
 def test_tree_game_validates_and_reports():
-    g = L.TreeGame(olkit.thresholds(3))
+    g = S.TreeGame(olkit.thresholds(3))
     assert g.depth == 2 and g.next_x() == int(g.tree[0])
     with pytest.raises(ValueError, match="yhat"):
         g.answer(2)
@@ -458,7 +459,7 @@ def test_tree_game_validates_and_reports():
     with pytest.raises(ValueError, match="game is over"):
         g.answer(0)
     with pytest.raises(ValueError, match="2\\^d - 1"):
-        L.TreeGame(olkit.thresholds(3), tree=[0, 1])
+        S.TreeGame(olkit.thresholds(3), tree=[0, 1])
 
 
 # -- bad input ---------------------------------------------------------------------------------
@@ -616,33 +617,33 @@ def test_tree_nodes_closed_form_equals_the_recursion():
             i = [1]
             for yt in y:
                 i.append(2 * i[-1] + yt)
-            assert L.tree_nodes(np.array(y, dtype=np.int64)).tolist() == i
-    assert L.tree_nodes([1, 0]).tolist() == [1, 3, 6]
+            assert S.tree_nodes(np.array(y, dtype=np.int64)).tolist() == i
+    assert S.tree_nodes([1, 0]).tolist() == [1, 3, 6]
 
 
 def test_tree_nodes_validates():
     with pytest.raises(ValueError, match="labels 0 and 1"):
-        L.tree_nodes([0, 2])
+        S.tree_nodes([0, 2])
     with pytest.raises(ValueError, match="at most 62"):
-        L.tree_nodes(np.zeros(63, dtype=int))
+        S.tree_nodes(np.zeros(63, dtype=int))
 
 
 def test_random_realizable_is_realizable_and_seeded():
     H = olkit.random_class(30, 8, np.random.default_rng(0))
-    xs, ys = L.random_realizable(H, 50, np.random.default_rng(3))
-    xs2, ys2 = L.random_realizable(H, 50, np.random.default_rng(3))
+    xs, ys = S.random_realizable(H, 50, np.random.default_rng(3))
+    xs2, ys2 = S.random_realizable(H, 50, np.random.default_rng(3))
     assert np.array_equal(xs, xs2) and np.array_equal(ys, ys2) and len(xs) == 50
     assert (H[:, xs] == ys).all(axis=1).any()
     with pytest.raises(ValueError, match="T must be"):
-        L.random_realizable(H, -1, np.random.default_rng(0))
+        S.random_realizable(H, -1, np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_soa_ldims_and_rule_agree_with_the_solver_and_soa(seed):
     rng = np.random.default_rng(seed)
     H = olkit.random_class(40, 8, rng)
-    xs, ys = L.random_realizable(H, 25, rng)
-    now, l0, l1 = L.soa_ldims(H, xs, ys)
+    xs, ys = S.random_realizable(H, 25, rng)
+    now, l0, l1 = S.soa_ldims(H, xs, ys)
     alive = np.ones(len(H), dtype=bool)
 
     def ld(rows):  # the solver, with Ldim(empty) = -1
@@ -655,19 +656,19 @@ def test_soa_ldims_and_rule_agree_with_the_solver_and_soa(seed):
         assert now[t + 1] == ld(alive)
     for tie in (0, 1):
         tr = olkit.run(olkit.SOA(H, tie=tie), xs, ys)
-        assert np.array_equal(L.soa_rule(H, xs, ys, tie=tie)[2], tr.yhat)
+        assert np.array_equal(S.soa_rule(H, xs, ys, tie=tie)[2], tr.yhat)
 
 
 def test_soa_ldims_and_rule_validate():
     H = olkit.thresholds(5)
     with pytest.raises(ValueError, match="same length"):
-        L.soa_ldims(H, [0, 1], [1])
+        S.soa_ldims(H, [0, 1], [1])
     with pytest.raises(ValueError, match="points 0..4"):
-        L.soa_ldims(H, [7], [1])
+        S.soa_ldims(H, [7], [1])
     with pytest.raises(ValueError, match="labels 0 and 1"):
-        L.soa_ldims(H, [0], [3])
+        S.soa_ldims(H, [0], [3])
     with pytest.raises(ValueError, match="tie must be"):
-        L.soa_rule(H, [0], [1], tie=2)
+        S.soa_rule(H, [0], [1], tie=2)
 
 
 def _soa_runs(make, seeds=range(3)):
@@ -675,14 +676,14 @@ def _soa_runs(make, seeds=range(3)):
     for s in seeds:
         rng = np.random.default_rng(s)
         H = olkit.random_class(60, 10, rng)
-        xs, ys = L.random_realizable(H, 40, rng)
+        xs, ys = S.random_realizable(H, 40, rng)
         runs[f"run {s}"] = (olkit.run(make(H), xs, ys), H)
         runs[f"run {s}, tree"] = (olkit.play(make(H), olkit.TreeAdversary(olkit.shattered_tree(H), H), 50), H)
     return runs
 
 
 def test_check_soa_passes_on_soa():
-    p = L.check_soa(_soa_runs(olkit.SOA), "Lemma 21.7")
+    p = S.check_soa(_soa_runs(olkit.SOA), "Lemma 21.7")
     assert "Lemma 21.7" in str(p)
 
 
@@ -703,4 +704,4 @@ class _ContrarySOA(olkit.SOA):
 @pytest.mark.parametrize("broken, step", [(_LyingSOA, "step 0"), (_ContrarySOA, "step 4")])
 def test_check_soa_stops_broken_soa(broken, step):
     with pytest.raises(olkit.ProofStepError, match=step):
-        L.check_soa(_soa_runs(broken), "Lemma 21.7")
+        S.check_soa(_soa_runs(broken), "Lemma 21.7")

@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..adversaries import TreeAdversary
-from ..littlestone import SOA, LdimSolver, vcdim
+from ..littlestone import LdimSolver, vcdim
+from ..soa import SOA
 
 __all__ = [
     "AgreeingTreeAdversary",

@@ -91,7 +91,7 @@ def draw_tree(
 
 
 def draw_tree_game(ax, game, point_names=None, title: str | None = None):
-    """The tree of a :class:`olkit.littlestone.TreeGame` with the path played so far (see
+    """The tree of a :class:`olkit.soa.TreeGame` with the path played so far (see
     :func:`draw_tree`); ``point_names`` maps a point to its name."""
     names = None if point_names is None else (lambda p: str(point_names[p]))
     return draw_tree(ax, game.tree, path=game.ys, names=names, title=title)
@@ -111,7 +111,8 @@ def tree_game_widget(classes: dict, point_names: dict | None = None, figsize=(6.
     if not classes:
         raise ValueError("classes must name at least one class")
     point_names = point_names or {}
-    from ..littlestone import SOA, LdimSolver, TreeGame
+    from ..littlestone import LdimSolver
+    from ..soa import SOA, TreeGame
 
     solvers = {name: LdimSolver(H) for name, H in classes.items()}
 
