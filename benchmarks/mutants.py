@@ -597,6 +597,7 @@ UNIT_EXTRA = {
     "minimax": ["test_experts.py"],
     "soa_experts": ["test_experts.py"],
     "soa": ["test_littlestone.py"],
+    "ellipsoid_proof": ["test_ellipsoid.py", "test_broken_finite.py"],
 }
 
 

@@ -5,7 +5,7 @@ kept stable once published.
 """
 __version__ = "0.1.0"
 
-from . import batch, claimtex, cover, ellipsoid, expert_game, fp, linear, minimax, oco, plots
+from . import batch, claimtex, cover, ellipsoid, ellipsoid_proof, expert_game, fp, linear, minimax, oco, plots
 from . import soa, soa_experts, streams, winnow, work
 from .adversaries import BisectionAdversary, GreedyAdversary, GridAdversary, TreeAdversary, grid_worst_case
 from .adversaries import WinnowAdversary, winnow_worst_case, worst_case_mistakes

@@ -12,7 +12,8 @@ import pytest
 import olkit
 from olkit.broken import finite as broken
 from olkit.adversaries import GridAdversary
-from olkit.ellipsoid import Ellipsoid, ball_proof, theorem_proof
+from olkit.ellipsoid import Ellipsoid
+from olkit.ellipsoid_proof import ball_proof, theorem_proof
 
 
 def _sequence(H, T, seed):

@@ -362,7 +362,7 @@ def test_realizable_grid_sequence_draws_w_star_from_the_whole_grid():
     assert {c for w in seen for c in w} == {-1, 0, 1} and len(seen) == 8
 
 
-# -- the proof checks of Section 1.4 (olkit.ellipsoid.ball_proof, theorem_proof, update_rounds) ----------
+# -- the proof checks of Section 1.4 (olkit.ellipsoid_proof.ball_proof, theorem_proof, update_rounds) ----------
 
 
 def _grid_runs(learner=None):
@@ -379,7 +379,7 @@ def _grid_runs(learner=None):
 
 
 def test_update_rounds_reads_the_counter():
-    from olkit.ellipsoid import update_rounds
+    from olkit.ellipsoid_proof import update_rounds
 
     tr = _grid_runs()[0][1]
     upd = update_rounds(tr)
@@ -389,9 +389,9 @@ def test_update_rounds_reads_the_counter():
 
 def test_ball_and_theorem_proofs_hold_on_the_ellipsoid():
     runs = _grid_runs()
-    ball = olkit.ellipsoid.ball_proof(runs, "ball")
+    ball = olkit.ellipsoid_proof.ball_proof(runs, "ball")
     assert [r.step for r in ball.rows] == ["1", "2", "3", "4", "5", "6", "6", "7", "7'", "7''", "7h", "8"]
-    thm = olkit.ellipsoid.theorem_proof(runs, "theorem")
+    thm = olkit.ellipsoid_proof.theorem_proof(runs, "theorem")
     assert [r.step for r in thm.rows] == ["1", "1", "2", "3", "3'", "4"]
 
 
@@ -410,6 +410,6 @@ def test_the_proofs_catch_a_broken_update():
             super().cut(x, -y)
 
     with pytest.raises(olkit.proof.ProofStepError, match="step 1 "):
-        olkit.ellipsoid.theorem_proof(_grid_runs(HalfCut), "half cut")
+        olkit.ellipsoid_proof.theorem_proof(_grid_runs(HalfCut), "half cut")
     with pytest.raises(olkit.proof.ProofStepError):
-        olkit.ellipsoid.ball_proof(_grid_runs(WrongSign), "wrong sign")
+        olkit.ellipsoid_proof.ball_proof(_grid_runs(WrongSign), "wrong sign")
