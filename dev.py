@@ -5,6 +5,10 @@
     python3 dev.py test     # set up .venv, build the book with warnings as errors, run every test
 
 Authors:
+    python3 dev.py setup    # only create or refresh .venv (the two commands above do it first)
+    python3 dev.py chapter 3    # everything chapter 3 touches: nbval, portability, its tests, the strict build
+    python3 dev.py build    # the book alone, strict (warnings are errors), as dev.py test builds it
+    python3 dev.py book --record   # also append the book's time to benchmarks/book_time.md
     python3 dev.py execute chapters/ch1/1_2_consistent_halving.ipynb ...   # re-run notebooks in place
     python3 dev.py mutants [--modules finite,ellipsoid] [--sample 160]     # how strong are the checks (not CI)
     python3 dev.py othermachine   # nbval on every notebook with another CPU's numpy and BLAS code paths
@@ -130,16 +134,135 @@ def slides(into: Path | None = None) -> list[Path]:
     return [Path(d) for d in decks]
 
 
-def nbval(*extra: str) -> None:
-    sh(PY, "-m", "pytest", "--nbval", "-q", *extra, "chapters", env=env())
+def chapter_notebooks(chapter: str | None = None) -> list[Path]:
+    """The chapters' notebooks (or chapter N's), in reading order of their paths."""
+    folder = ROOT / "chapters" / (f"ch{chapter}" if chapter else "")
+    return sorted(p for p in folder.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
 
 
-def cmd_book() -> None:
+#: Seconds each notebook took under nbval in the last run here (the longest are handed out first).
+NOTEBOOK_TIMES = ROOT / ".cache" / "notebook-times.json"
+
+
+def nbval(notebooks: list[Path], workers: int) -> dict[str, float]:
+    """nbval (strict) on ``notebooks``, one notebook per unit of work on ``workers`` processes, the
+    longest first (as timed last time here, else the largest file first); returns the seconds each
+    notebook took (the sum of its cells, from pytest's JUnit report)."""
+    import json
+    import xml.etree.ElementTree as ET
+
+    known = json.loads(NOTEBOOK_TIMES.read_text()) if NOTEBOOK_TIMES.exists() else {}
+    rel = lambda p: p.relative_to(ROOT).as_posix()  # noqa: E731
+    order = sorted(notebooks, key=lambda p: (-known.get(rel(p), 0.0), -p.stat().st_size))
+    report = ROOT / ".cache" / "nbval-junit.xml"
+    report.parent.mkdir(parents=True, exist_ok=True)
+    dist = ["-n", str(workers), "--dist", "loadscope", "--no-loadscope-reorder"] if workers > 1 else []
+    try:
+        sh(PY, "-m", "pytest", "--nbval", "-q", "-p", "no:cacheprovider", *dist, f"--junitxml={report}",
+           *map(rel, order), env=env())
+    finally:
+        seconds: dict[str, float] = {}
+        if report.exists():
+            for case in ET.parse(report).getroot().iter("testcase"):
+                # classname "chapters.ch1.1_1_online_game.ipynb": the notebook's path with dots
+                name = case.get("classname", "").removesuffix(".ipynb").replace(".", "/") + ".ipynb"
+                seconds[name] = seconds.get(name, 0.0) + float(case.get("time", 0))
+            NOTEBOOK_TIMES.write_text(json.dumps({**known, **seconds}, indent=1, sort_keys=True))
+    return seconds
+
+
+#: The book's time per commit (python3 dev.py book --record).
+BOOK_TIMES = ROOT / "benchmarks" / "book_time.md"
+
+
+def cmd_book(rest: list[str]) -> None:
+    """Re-run every notebook under nbval on every core and build the HTML book beside it (the build
+    does not execute notebooks, it reads their stored outputs); the book is published only if every
+    notebook reproduces its outputs.  Prints the time of each notebook."""
     t0 = time.time()
     setup()
-    nbval()  # every stored output is reproduced by a fresh run before it is published
-    index = build(strict=False)
-    say(f"book built in {time.time() - t0:.0f} s: open {index}")
+    t_setup = time.time() - t0
+    building = start_build(strict=False)
+    try:
+        seconds = nbval(chapter_notebooks(), int(os.environ.get("OLKIT_TEST_WORKERS", min(os.cpu_count() or 1, 4))))
+    except subprocess.CalledProcessError:
+        building.join()
+        shutil.rmtree(ROOT / "_build" / "html", ignore_errors=True)  # never publish outputs that do not reproduce
+        raise
+    t_nbval = time.time() - t0
+    building.join()
+    state = BUILD_STATUS.read_text() if BUILD_STATUS.exists() else "no status"
+    if state != "ok":
+        sys.stdout.write(BUILD_LOG.read_text()[-8000:] if BUILD_LOG.exists() else "")
+        sys.exit(f"[dev] the book build failed: {state} (log: {BUILD_LOG})")
+    total = time.time() - t0
+    say("seconds per notebook under nbval (the sum of its cells):")
+    for name, sec in sorted(seconds.items(), key=lambda kv: -kv[1]):
+        print(f"    {sec:5.1f}  {name}")
+    say(f"nbval {sum(seconds.values()):.0f} s over {len(seconds)} notebooks, ended at {t_nbval:.0f} s; "
+        f"set-up {t_setup:.0f} s; the build beside it (log {BUILD_LOG.relative_to(ROOT)})")
+    say(f"book built in {total:.0f} s: open {ROOT / '_build' / 'html' / 'index.html'}")
+    if "--record" in rest:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                                text=True).stdout.strip() or "?"
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        if not BOOK_TIMES.exists():
+            BOOK_TIMES.write_text(
+                "# `python3 dev.py book`: the time per commit\n\nWritten by `python3 dev.py book --record` "
+                "(venv ready): the whole command, the set-up check, when nbval ended (every notebook on "
+                "every core, the build beside it), nbval's seconds summed over the notebooks, and the "
+                "load average when it started.\n\n| date | commit | cores | total s | set-up s | nbval ended s "
+                "| nbval summed s | load |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+        with BOOK_TIMES.open("a") as f:
+            f.write(f"| {time.strftime('%Y-%m-%d %H:%M')} | {commit} | {os.cpu_count()} | {total:.0f} | "
+                    f"{t_setup:.0f} | {t_nbval:.0f} | {sum(seconds.values()):.0f} | {load:.1f} |\n")
+        say(f"recorded in {BOOK_TIMES.relative_to(ROOT)}")
+
+
+def cmd_build() -> None:
+    """The book alone, strict (warnings are errors, broken references fail), as dev.py test builds it."""
+    t0 = time.time()
+    setup()
+    index = build(strict=True)
+    say(f"book built (strict) in {time.time() - t0:.0f} s: open {index}")
+
+
+def chapter_tests(chapter: str) -> list[str]:
+    """The test files of ``tests/`` that run or read chapter N's notebooks (their text names one of them,
+    or the chapter's folder): the broken-variant tests, and any other test of the chapter."""
+    names = [nb.name for nb in chapter_notebooks(chapter)] + [f"ch{chapter}/"]
+    return sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").glob("test_*.py")
+                  if any(n in p.read_text() for n in names) and p.name not in BOOK_WIDE_TESTS)
+
+
+#: The tests that hold every notebook to the book's rules; `dev.py chapter N` runs them whole (seconds).
+BOOK_WIDE_TESTS = ("test_book.py", "test_reading.py", "test_figures.py", "test_layers.py", "test_slides.py",
+                   "test_numbers.py", "test_portability.py")
+
+
+def cmd_chapter(rest: list[str]) -> None:
+    """Everything one chapter touches: its notebooks under nbval and the portability run, the tests that
+    name its notebooks (its broken variants), the book-wide rules (book, reading, figures, layers, slides,
+    numbers), and the strict build beside them."""
+    if not rest or not rest[0].isdigit() or not chapter_notebooks(rest[0]):
+        sys.exit("usage: python3 dev.py chapter N   (N: a chapter with notebooks under chapters/chN/)")
+    n = rest[0]
+    t0 = time.time()
+    setup()
+    browser_ready()
+    building = start_build(strict=True)
+    nbs = [nb.relative_to(ROOT).as_posix() for nb in chapter_notebooks(n)]
+    targets = [*nbs, f"tests/test_portability.py::TestPortabilityCh{n}", *chapter_tests(n),
+               *(f"tests/{t}" for t in BOOK_WIDE_TESTS if t != "test_portability.py")]
+    try:
+        sh(PY, "-m", "pytest", *workers(), "--nbval", *targets, env=dict(env(), OLKIT_BOOK_BUILD=str(BUILD_STATUS)))
+    finally:
+        building.join()
+    state = BUILD_STATUS.read_text() if BUILD_STATUS.exists() else "no status"
+    if state != "ok":
+        sys.stdout.write(BUILD_LOG.read_text()[-8000:] if BUILD_LOG.exists() else "")
+        sys.exit(f"[dev] the strict build failed: {state} (log: {BUILD_LOG})")
+    say(f"chapter {n}: {len(nbs)} notebooks and their tests passed, and the strict build, in {time.time() - t0:.0f} s")
 
 
 def workers() -> list[str]:
@@ -405,7 +528,11 @@ def main(argv: list[str]) -> None:
         return
     cmd, rest = argv[0], argv[1:]
     if cmd == "book":
-        cmd_book()
+        cmd_book(rest)
+    elif cmd == "build":
+        cmd_build()
+    elif cmd == "chapter":
+        cmd_chapter(rest)
     elif cmd == "test":
         cmd_test()
     elif cmd == "execute":
