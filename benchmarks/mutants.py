@@ -598,6 +598,8 @@ UNIT_EXTRA = {
     "soa_experts": ["test_experts.py"],
     "soa": ["test_littlestone.py"],
     "ellipsoid_proof": ["test_ellipsoid.py", "test_broken_finite.py"],
+    "distributions": ["test_batch.py"],
+    "estimates": ["test_batch.py"],
 }
 
 

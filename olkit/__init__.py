@@ -8,8 +8,8 @@ __version__ = "0.1.0"
 
 from types import ModuleType as _ModuleType
 
-from . import batch, claimtex, cover, ellipsoid, ellipsoid_proof, expert_game, fp, linear, minimax, oco, plots
-from . import soa, soa_experts, streams, winnow, work
+from . import batch, claimtex, cover, distributions, ellipsoid, ellipsoid_proof, expert_game, fp, linear, minimax, oco, plots
+from . import estimates, soa, soa_experts, streams, winnow, work
 from .adversaries import BisectionAdversary, GreedyAdversary, GridAdversary, TreeAdversary, grid_worst_case
 from .adversaries import WinnowAdversary, winnow_worst_case, worst_case_mistakes
 from .baselines import Constant, MidpointThreshold, RandomGuess
@@ -110,27 +110,21 @@ from .oco import (
     fw_gap,
     regret,
 )
-# Chapter 6: from online to batch (olkit.batch)
+# Chapter 6: from online to batch (olkit.batch), the distributions of exact risk and the estimates
 from .batch import (
-    CircleDistribution,
-    FiniteDistribution,
     SeenSetPaths,
-    all_samples,
     average_iterate,
-    count_test,
-    frequency_ci,
     hypothesis_path,
-    labelled_points,
     last_iterate,
     loo_error,
     margin_2d,
     markov_sample_size,
-    mean_ci,
-    monte_carlo,
     perceptron_to_convergence,
     random_iterate,
     validation_choice,
 )
+from .distributions import CircleDistribution, FiniteDistribution, all_samples, labelled_points
+from .estimates import count_test, frequency_ci, mean_ci, monte_carlo
 
 # The public names are the ones imported above, each listed once: every name bound here that is not
 # private and not a module, and the two modules that the chapters use as namespaces.

@@ -5,12 +5,6 @@ An online learner run on an i.i.d. sample (x_1, y_1), ..., (x_T, y_T) ~ D produc
 h_1, h_2, ..., h_{T+1}, h_t being the one it predicts with in round t (it has seen rounds 1..t-1 only).
 A *conversion* turns them into one hypothesis for D.  This module has
 
-* **distributions whose true risk is known exactly**: :class:`FiniteDistribution` (a finite domain
-  with given probabilities, a target labeling, label noise of a given rate, and optional feature
-  vectors, so that the risk of any hypothesis under any loss is a finite sum) and
-  :class:`CircleDistribution` (points on the unit circle labelled by a halfspace through the
-  origin, with an optional margin band removed; the 0-1 risk of any halfspace through the origin is
-  a closed form in the angle);
 * **the hypotheses of a run** on the domain: :func:`hypothesis_path` plays the game with an olkit
   learner and records h_t(x) for every point x of the domain before every round, and
   :class:`SeenSetPaths` does the same for many runs at once for learners whose hypothesis depends
@@ -20,57 +14,43 @@ A *conversion* turns them into one hypothesis for D.  This module has
   :func:`average_iterate` (the mean of w_1, ..., w_T for a convex loss) and
   :func:`validation_choice` (the h_t with the fewest errors on a held-out sample), each returning a
   :class:`Converted` with the hypothesis, the round it came from and its exact risk;
-* **Monte Carlo**: :func:`monte_carlo` repeats a whole experiment over independent seeds,
-  :func:`mean_ci` and :func:`frequency_ci` give means and failure frequencies with confidence intervals.
+* **the leave-one-out error** (Mohri et al., Lemma 4.1 and Theorem 7.9) and the Perceptron trained to
+  convergence;
+* **the exact computations of the chapter's checks**: the expected risk of each round's hypothesis,
+  by enumerating every sample of a finite distribution.
 
-**Exactness.**  Probabilities given as :class:`fractions.Fraction` are kept: :meth:`FiniteDistribution.risk_exact`
-returns a Fraction.  With dyadic probabilities (1/2, 1/4, 1/8, ...) the float risks are exact too,
-since every partial sum is a dyadic rational with few bits; the book's examples use them, so that
-every printed risk is the same on every machine.
+The distributions whose risks are known exactly are :mod:`olkit.distributions`; the estimates over
+many runs (means, frequencies, the count test, Monte Carlo) are :mod:`olkit.estimates`.
 """
 from __future__ import annotations
 
 import itertools
 import math
-import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Sequence
 
 import numpy as np
 
 from . import fp
+from .distributions import FiniteDistribution, all_samples
 from .game import int_at_least
 
 __all__ = [
-    "CircleDistribution",
     "ConvergedPerceptron",
     "Converted",
-    "Estimate",
-    "FiniteDistribution",
     "SeenSetPaths",
     "average_iterate",
-    "count_test",
-    "CountTest",
     "check_delta",
-    "frequency_ci",
     "hypothesis_path",
-    "labelled_points",
-    "all_samples",
     "last_iterate",
     "loo_error",
     "margin_2d",
     "perceptron_to_convergence",
     "markov_sample_size",
-    "mean_ci",
-    "monte_carlo",
     "random_iterate",
     "validation_choice",
 ]
-
-#: |sum(p) - 1| allowed for float probabilities (Fractions must sum to 1 exactly).
-SUM_TOL = 1e-9
-
 
 def check_delta(delta) -> float:
     """delta as a float in the open interval (0, 1); a ValueError naming it otherwise."""
@@ -93,213 +73,6 @@ def markov_sample_size(mistake_bound, eps, delta) -> int:
     if not (m >= 0.0 and math.isfinite(m)):
         raise ValueError(f"mistake_bound must be a finite number >= 0; got {mistake_bound!r}")
     return max(1, math.ceil(m / (eps * delta)))
-
-
-def _probabilities(p) -> tuple[np.ndarray, tuple[Fraction, ...] | None]:
-    """(float array, exact Fractions or None) of a probability vector; ValueError if it is not one."""
-    items = list(p) if not isinstance(p, np.ndarray) else list(p.ravel())
-    if len(items) == 0:
-        raise ValueError("p must hold at least one probability; got an empty sequence")
-    exact = all(isinstance(v, (Fraction, int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in items)
-    if exact:
-        fr = tuple(Fraction(int(v)) if not isinstance(v, Fraction) else v for v in items)
-        if any(v < 0 for v in fr):
-            raise ValueError(f"p must be non-negative; got {[str(v) for v in fr]}")
-        if sum(fr) != 1:
-            raise ValueError(f"p must sum to 1; its Fractions sum to {sum(fr)}")
-        return np.array([float(v) for v in fr]), fr
-    arr = np.asarray(items, dtype=float)
-    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
-        raise ValueError(f"p must be finite and non-negative; got {arr.tolist()}")
-    if abs(float(arr.sum()) - 1.0) > SUM_TOL:
-        raise ValueError(f"p must sum to 1 (within {SUM_TOL}); it sums to {float(arr.sum()):.6g}")
-    return arr, None
-
-
-class FiniteDistribution:
-    """D on the finite domain {0, ..., n-1}: x ~ p, y = target(x), flipped with probability ``noise``.
-
-    ``p``: the probabilities (floats summing to 1 within 1e-9, or Fractions/ints summing to 1
-    exactly, which :meth:`risk_exact` then uses).  ``target``: the label of each point, in ``labels``
-    ((0, 1) by default, or (-1, 1)).  ``noise`` in [0, 1/2]: the probability that a label is flipped
-    (0: the realizable case).  ``X`` (optional, shape (n, d)): a feature vector per point, for
-    hypotheses that are weight vectors (:meth:`loss_risk`).
-
-    The 0-1 risk of a hypothesis given by its labels h(0), ..., h(n-1) on the domain is
-    L_D(h) = sum_x p(x) [(1 - noise) 1[h(x) != target(x)] + noise 1[h(x) = target(x)]].
-    """
-
-    def __init__(self, p, target, noise=0, labels: tuple[int, int] = (0, 1), X=None):
-        self.p, self.p_exact = _probabilities(p)
-        self.n = self.p.size
-        if tuple(labels) not in ((0, 1), (-1, 1)):
-            raise ValueError(f"labels must be (0, 1) or (-1, 1); got {labels!r}")
-        self.labels = tuple(labels)
-        t = np.asarray(target)
-        if t.shape != (self.n,):
-            raise ValueError(f"target must give one label per point: shape ({self.n},); got shape {t.shape}")
-        if not np.all(np.isin(t, self.labels)):
-            bad = t[~np.isin(t, self.labels)][0]
-            raise ValueError(f"target labels must be in {self.labels}; got {bad.item()!r}")
-        self.target = t.astype(np.int64)
-        if isinstance(noise, (bool, np.bool_)):
-            raise ValueError(f"noise must be a number in [0, 1/2]; got {noise!r}")
-        self.noise_exact = noise if isinstance(noise, Fraction) else Fraction(noise) if isinstance(noise, (int, np.integer)) else None
-        self.noise = float(noise)
-        if not (0.0 <= self.noise <= 0.5):
-            raise ValueError(f"noise must be in [0, 1/2]; got {noise!r}")
-        if X is None:
-            self.X = None
-        else:
-            X = np.asarray(X, dtype=float)
-            if X.ndim != 2 or X.shape[0] != self.n or not np.all(np.isfinite(X)):
-                raise ValueError(f"X must be a finite array of shape ({self.n}, d); got shape {X.shape}")
-            self.X = X
-
-    def __repr__(self) -> str:
-        return f"FiniteDistribution(n={self.n}, noise={self.noise:g})"
-
-    # -- sampling --------------------------------------------------------------------------------
-    def sample(self, T: int, rng: np.random.Generator, runs: int | None = None):
-        """(xs, ys): T i.i.d. examples (arrays of shape (T,)), or ``runs`` independent samples of T
-        (shape (runs, T)).  x is drawn by inverse CDF from one uniform per example; a flip from a second."""
-        T = int_at_least(T, "T", 1)
-        shape = (T,) if runs is None else (int_at_least(runs, "runs", 1), T)
-        if not isinstance(rng, np.random.Generator):
-            raise ValueError("rng must be a seeded np.random.default_rng(seed)")
-        cdf = np.cumsum(self.p)
-        cdf[-1] = 1.0
-        xs = np.minimum(np.searchsorted(cdf, rng.random(shape), side="right"), self.n - 1)
-        # never draw a point of probability 0 (searchsorted can land on one only at a repeated cdf value)
-        ys = self.target[xs]
-        if self.noise > 0:
-            flip = rng.random(shape) < self.noise
-            lo, hi = self.labels
-            ys = np.where(flip, lo + hi - ys, ys)
-        return xs.astype(np.int64), ys.astype(np.int64)
-
-    # -- risks -----------------------------------------------------------------------------------
-    def _hyp(self, h) -> np.ndarray:
-        h = np.asarray(h)
-        if h.shape[-1:] != (self.n,):
-            raise ValueError(f"a hypothesis is given by its labels on the {self.n} points: last axis of "
-                             f"length {self.n}; got shape {h.shape}")
-        if not np.all(np.isin(h, self.labels)):
-            raise ValueError(f"hypothesis labels must be in {self.labels}")
-        return h
-
-    def risk(self, h) -> np.ndarray | float:
-        """L_D(h) for a hypothesis (labels on the domain, shape (n,)) or many (shape (..., n))."""
-        h = self._hyp(h)
-        wrong = (h != self.target).astype(float)
-        per_point = (1.0 - self.noise) * wrong + self.noise * (1.0 - wrong)
-        out = per_point @ self.p
-        return float(out) if np.ndim(out) == 0 else out
-
-    def absolute_risk(self, h) -> np.ndarray | float:
-        """E_D |h(x) - y| for a hypothesis with values in [0, 1] on the domain (labels (0, 1) only):
-        a forecast such as the exponentially weighted average of experts (Mohri et al. Section 7.4,
-        the bounded loss L(y', y) = |y' - y|, convex in y').  For 0/1 values it is the 0-1 risk.
-        ``h`` has shape (n,) or (..., n)."""
-        if self.labels != (0, 1):
-            raise ValueError("absolute_risk needs labels (0, 1)")
-        h = np.asarray(h, dtype=float)
-        if h.shape[-1:] != (self.n,):
-            raise ValueError(f"a hypothesis is given by its values on the {self.n} points: last axis of "
-                             f"length {self.n}; got shape {h.shape}")
-        if not np.all((h >= -1e-9) & (h <= 1 + 1e-9)):  # a weighted average may round past 0 or 1
-            raise ValueError("absolute_risk needs hypothesis values in [0, 1]")
-        h = np.clip(h, 0.0, 1.0)
-        c = self.target
-        per_point = (1.0 - self.noise) * np.abs(h - c) + self.noise * np.abs(h - (1 - c))
-        out = per_point @ self.p
-        return float(out) if np.ndim(out) == 0 else out
-
-    def risk_exact(self, h) -> Fraction:
-        """L_D(h) as a Fraction (needs Fraction probabilities, and a Fraction or 0 noise)."""
-        if self.p_exact is None or self.noise_exact is None:
-            raise ValueError("risk_exact needs p given as Fractions and noise as a Fraction (or 0)")
-        h = self._hyp(h)
-        if h.ndim != 1:
-            raise ValueError(f"risk_exact takes one hypothesis, shape ({self.n},); got shape {h.shape}")
-        q = self.noise_exact
-        return sum(
-            (pi * ((1 - q) if int(hx) != int(tx) else q) for pi, hx, tx in zip(self.p_exact, h, self.target)),
-            Fraction(0),
-        )
-
-    def bayes_risk(self) -> float:
-        """min_h L_D(h) = noise (the target is the Bayes classifier when noise < 1/2)."""
-        return self.noise
-
-    def loss_risk(self, w, loss: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray | float:
-        """E_D[loss(<w, x>, y)] for a weight vector w (shape (d,)) or many (shape (k, d)), where
-        ``loss(scores, y)`` is vectorized (scores of shape (k, n), y of shape (n,)); labels are
-        flipped with probability ``noise``.  Needs ``X``."""
-        if self.X is None:
-            raise ValueError("loss_risk needs feature vectors: FiniteDistribution(..., X=...)")
-        W = np.atleast_2d(np.asarray(w, dtype=float))
-        if W.shape[-1] != self.X.shape[1]:
-            raise ValueError(f"w must have {self.X.shape[1]} coordinates; got shape {np.shape(w)}")
-        S = W @ self.X.T
-        lo, hi = self.labels
-        clean = np.asarray(loss(S, self.target), dtype=float)
-        per_point = clean if self.noise == 0 else (1 - self.noise) * clean + self.noise * np.asarray(
-            loss(S, lo + hi - self.target), dtype=float)
-        out = per_point @ self.p
-        return float(out[0]) if np.ndim(w) == 1 else out
-
-
-class CircleDistribution:
-    """x uniform on the unit circle {(cos a, sin a)} outside the band |<u, x>| < gamma, labelled
-    y = sign(<u, x>) in {-1, +1}; u is a unit vector at angle ``angle``.  gamma in [0, 1).
-
-    The risk of the halfspace x -> sign(<w, x>) is a closed form in the angle alpha in [0, pi]
-    between w and u: the two wedges where the signs differ have angular size alpha each, and of each
-    wedge the part outside the band has size max(0, min(alpha, pi - a) - a) with a = arcsin(gamma),
-    out of a total 4 arccos(gamma):  L_D(w) = max(0, min(alpha, pi - a) - a) / (2 arccos(gamma)).
-    With gamma = 0 this is alpha / pi.
-    """
-
-    def __init__(self, angle: float = 0.0, gamma: float = 0.0):
-        if not np.isfinite(angle):
-            raise ValueError(f"angle must be finite; got {angle!r}")
-        if not (0.0 <= float(gamma) < 1.0):
-            raise ValueError(f"gamma must be in [0, 1); got {gamma!r}")
-        self.angle, self.gamma = float(angle), float(gamma)
-        self.u = np.array([math.cos(self.angle), math.sin(self.angle)])
-
-    def sample(self, T: int, rng: np.random.Generator):
-        """(X, y): T points (shape (T, 2)) and labels in {-1, +1}, i.i.d.: the angle from the u axis is
-        uniform on the allowed arcs [-(pi/2 - a), pi/2 - a] and its mirror, a = arcsin(gamma)."""
-        T = int_at_least(T, "T", 1)
-        half = math.acos(self.gamma)  # allowed angles from u: |phi| <= half, or |phi - pi| <= half
-        phi = (2 * rng.random(T) - 1) * half
-        side = rng.random(T) < 0.5
-        phi = np.where(side, phi + math.pi, phi)
-        th = self.angle + phi
-        X = np.stack([np.cos(th), np.sin(th)], axis=1)
-        y = np.where(side, -1, 1).astype(np.int64)
-        return X, y
-
-    def risk(self, w) -> float | np.ndarray:
-        """The 0-1 risk of x -> sign(<w, x>), for one w (shape (2,)) or many (shape (k, 2)).
-
-        w = 0 predicts one constant label (the Perceptron's sign(0) = -1); each label has probability
-        1/2 by symmetry, so its risk is 1/2.  (The set of x with <w, x> = 0 has probability 0 for w != 0.)
-        """
-        W = np.asarray(w, dtype=float)
-        if W.shape[-1:] != (2,) or W.ndim > 2 or not np.all(np.isfinite(W)):
-            raise ValueError(f"w must be a finite array of shape (2,) or (k, 2); got shape {W.shape}")
-        W2 = np.atleast_2d(W)
-        nw = np.hypot(W2[:, 0], W2[:, 1])
-        zero = nw == 0  # exactly the zero vector: no direction
-        c = np.clip((W2 @ self.u) / np.where(zero, 1.0, nw), -1.0, 1.0)
-        alpha = np.arccos(c)
-        a = math.asin(self.gamma)
-        out = np.maximum(0.0, np.minimum(alpha, math.pi - a) - a) / (2 * math.acos(self.gamma))
-        out = np.where(zero, 0.5, out)
-        return float(out[0]) if W.ndim == 1 else out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -395,34 +168,6 @@ class SeenSetPaths:
 # ---------------------------------------------------------------------------------------------
 # Leave-one-out (Mohri et al.: the leave-one-out error, Lemma 4.1, Theorem 7.9)
 # ---------------------------------------------------------------------------------------------
-def labelled_points(dist: FiniteDistribution) -> list[tuple[int, int, Fraction]]:
-    """The labelled examples (x, y) of ``dist`` with positive probability, and that probability as a
-    Fraction: (x, target(x)) with p(x)(1 - noise), and (x, flipped label) with p(x) noise."""
-    if dist.p_exact is None or dist.noise_exact is None:
-        raise ValueError("labelled_points needs p given as Fractions and noise as a Fraction (or 0)")
-    lo, hi = dist.labels
-    out = []
-    for x, (px, c) in enumerate(zip(dist.p_exact, dist.target.tolist())):
-        for y, w in ((c, 1 - dist.noise_exact), (lo + hi - c, dist.noise_exact)):
-            if px * w > 0:
-                out.append((x, y, px * w))
-    return out
-
-
-def all_samples(points: Sequence[tuple], m: int):
-    """Every sample of size m from the finite distribution ``points`` (a list whose entries end with
-    their probability, as :func:`labelled_points` returns), as (tuple of indices into ``points``,
-    probability), i.i.d. draws: len(points)^m samples whose probabilities sum to 1 exactly."""
-    m = int_at_least(m, "m", 1)
-    probs = [pt[-1] for pt in points]
-    if any(not isinstance(q, Fraction) or q < 0 for q in probs) or sum(probs) != 1:
-        raise ValueError("points must end with Fraction probabilities that sum to 1")
-    if len(points) ** m > 10**6:
-        raise ValueError(f"{len(points)}^{m} samples is too many to enumerate (at most 10^6)")
-    for idx in itertools.product(range(len(points)), repeat=m):
-        yield idx, math.prod((probs[i] for i in idx), start=Fraction(1))
-
-
 def loo_error(train: Callable, xs: Sequence, ys: Sequence) -> Fraction:
     """The leave-one-out error (1/m) sum_i 1[h_{S minus i}(x_i) != y_i] of the learning algorithm
     ``train(xs, ys) -> h`` (h callable on one x) on the sample S = ((x_1, y_1), ..., (x_m, y_m)),
@@ -567,127 +312,6 @@ def validation_choice(path, dist, xs_val, ys_val) -> Converted:
     errors = (path[:, xs_val] != ys_val).sum(axis=1)
     t = int(np.argmin(errors))  # integers: the first minimum, exactly
     return Converted(path[t], t + 1, dist.risk(path[t]), "validation choice")
-
-
-# ---------------------------------------------------------------------------------------------
-# Monte Carlo
-# ---------------------------------------------------------------------------------------------
-@dataclass
-class Estimate:
-    """A mean over independent runs with its standard error and a normal confidence interval."""
-
-    mean: float
-    se: float
-    n: int
-    level: float
-    lo: float = field(init=False)
-    hi: float = field(init=False)
-
-    def __post_init__(self):
-        z = statistics.NormalDist().inv_cdf(0.5 + self.level / 2)
-        self.lo, self.hi = self.mean - z * self.se, self.mean + z * self.se
-
-    def __repr__(self) -> str:
-        return f"{self.mean:.4f} ± {self.hi - self.mean:.4f} ({self.level:.0%}, n = {self.n})"
-
-
-def _level(level) -> float:
-    level = float(level)
-    if not (0.0 < level < 1.0):
-        raise ValueError(f"level must be in (0, 1); got {level!r}")
-    return level
-
-
-def mean_ci(values, level: float = 0.95, axis: int = 0) -> Estimate:
-    """The mean of ``values`` along ``axis`` (the runs), its standard error s / sqrt(n) and the normal
-    ``level`` confidence interval (arrays if ``values`` has more axes)."""
-    level = _level(level)
-    v = np.asarray(values, dtype=float)
-    n = v.shape[axis]
-    if n < 2:
-        raise ValueError(f"a confidence interval needs at least 2 runs; got {n}")
-    return Estimate(v.mean(axis=axis), v.std(axis=axis, ddof=1) / math.sqrt(n), n, level)
-
-
-@dataclass
-class CountTest:
-    """Observed counts ``k`` of 0/1 outcomes against their expected counts ``mu`` (the sums of the
-    outcomes' probabilities), with a two-sided ``p_value`` per entry (see :func:`count_test`)."""
-
-    k: np.ndarray
-    mu: np.ndarray
-    p_value: np.ndarray
-
-
-def _poisson_kl(k: np.ndarray, mu: np.ndarray) -> np.ndarray:
-    """k ln(k / mu) - k + mu (0 ln 0 = 0), the exponent of the Chernoff bound; inf where mu = 0 < k."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(k > 0, k * np.log(np.where(k > 0, k, 1.0) / np.where(mu > 0, mu, 1.0)), 0.0)
-        out = t - k + mu
-    return np.where((mu == 0) & (k > 0), np.inf, out)
-
-
-def count_test(prob, outcome, axis: int = 0) -> CountTest:
-    """Are 0/1 ``outcome`` draws consistent with their probabilities ``prob``?  Along ``axis`` (the runs)
-    the count K = sum of the outcomes is compared with mu = sum of the probabilities: a mistake of h_t
-    on a fresh x_t has probability L_D(h_t), independently over the runs, so K is a sum of independent
-    Bernoulli variables with mean mu.
-
-    The p-value is the Chernoff bound for such sums, doubled for two sides:
-    P(K >= k) <= exp(-(k ln(k/mu) - k + mu)) for k >= mu, and the same expression bounds P(K <= k) for
-    k <= mu.  It holds for any probabilities, with no normal approximation, so it stays valid for rare
-    events (late rounds where a mistake has probability 1e-4), where a normal interval does not.  A
-    p-value below alpha happens with probability at most alpha when the probabilities are right."""
-    q, o = np.asarray(prob, dtype=float), np.asarray(outcome)
-    if q.shape != o.shape:
-        raise ValueError(f"prob and outcome must have the same shape; got {q.shape} and {o.shape}")
-    if q.size == 0:
-        raise ValueError("count_test needs at least one run")
-    if np.any(q < 0) or np.any(q > 1) or not np.all(np.isfinite(q)):
-        raise ValueError("prob must be in [0, 1]")
-    if not np.all(np.isin(o, (0, 1))):
-        raise ValueError("outcome must be 0/1 (or booleans)")
-    k = o.sum(axis=axis).astype(float)
-    mu = q.sum(axis=axis)
-    p = np.minimum(1.0, 2.0 * np.exp(-_poisson_kl(k, mu)))
-    return CountTest(k, mu, p)
-
-
-def frequency_ci(events, level: float = 0.95, axis: int = 0) -> Estimate:
-    """The frequency of 0/1 ``events`` along ``axis`` with the Wilson score interval (which, unlike
-    the normal one, stays in [0, 1] and is not empty when no event occurred)."""
-    level = _level(level)
-    e = np.asarray(events)
-    if not np.all(np.isin(e, (0, 1))):
-        raise ValueError("events must be 0/1 (or booleans)")
-    n = e.shape[axis]
-    if n < 1:
-        raise ValueError("a frequency needs at least one run")
-    k = e.sum(axis=axis)
-    f = k / n
-    z = statistics.NormalDist().inv_cdf(0.5 + level / 2)
-    centre = (f + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * np.sqrt(f * (1 - f) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    est = Estimate(f, np.sqrt(f * (1 - f) / n), n, level)
-    est.lo, est.hi = centre - half, centre + half
-    return est
-
-
-def monte_carlo(experiment: Callable[[np.random.Generator], dict], runs: int, seed: int) -> dict[str, np.ndarray]:
-    """Repeat ``experiment(rng)`` over ``runs`` independent generators spawned from ``seed``
-    (np.random.SeedSequence(seed).spawn(runs): the runs are reproducible and independent of each
-    other) and stack what each returns: a dict of numbers or arrays -> a dict of arrays with a first
-    axis of length ``runs``."""
-    runs = int_at_least(runs, "runs", 1)
-    children = np.random.SeedSequence(seed).spawn(runs)
-    out: dict[str, list] = {}
-    for child in children:
-        res = experiment(np.random.default_rng(child))
-        if not isinstance(res, dict):
-            raise ValueError(f"the experiment must return a dict of results; got {type(res).__name__}")
-        for k, v in res.items():
-            out.setdefault(k, []).append(v)
-    return {k: np.asarray(v) for k, v in out.items()}
 
 
 # ---------------------------------------------------------------------------------------------

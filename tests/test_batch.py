@@ -11,18 +11,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import olkit
-from olkit import batch
+from olkit import batch, distributions, estimates
 
 P8 = [Fraction(1, 4)] * 2 + [Fraction(1, 8)] * 2 + [Fraction(1, 16)] * 4
 
 
 # -- distributions ----------------------------------------------------------------------------
 def test_risk_by_hand_with_and_without_noise():
-    D = batch.FiniteDistribution([Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], [0, 1, 1])
+    D = distributions.FiniteDistribution([Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], [0, 1, 1])
     assert D.risk([0, 1, 1]) == 0.0
     assert D.risk([1, 1, 1]) == 0.5
     assert D.risk_exact([0, 0, 1]) == Fraction(1, 4)
-    Dn = batch.FiniteDistribution([Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], [0, 1, 1], noise=Fraction(1, 8))
+    Dn = distributions.FiniteDistribution([Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], [0, 1, 1], noise=Fraction(1, 8))
     # right on every point: wrong only when the label flips
     assert Dn.risk_exact([0, 1, 1]) == Fraction(1, 8) and Dn.risk([0, 1, 1]) == 0.125
     # wrong on the first point: 1/2 * 7/8 + 1/2 * 1/8
@@ -34,7 +34,7 @@ def test_risk_by_hand_with_and_without_noise():
 
 def test_exact_risks_match_large_sample_estimates():
     rng = np.random.default_rng(3)
-    D = batch.FiniteDistribution(P8, [0, 0, 1, 1, 0, 1, 0, 1], noise=0.2)
+    D = distributions.FiniteDistribution(P8, [0, 0, 1, 1, 0, 1, 0, 1], noise=0.2)
     xs, ys = D.sample(400_000, rng)
     freq = np.bincount(xs, minlength=8) / xs.size
     assert np.all(np.abs(freq - D.p) < 5 * np.sqrt(D.p * (1 - D.p) / xs.size))
@@ -45,7 +45,7 @@ def test_exact_risks_match_large_sample_estimates():
 
 def test_loss_risk_is_the_weighted_sum_and_handles_noise():
     X = np.array([[1.0, 0.0], [0.0, 2.0], [-1.0, -1.0]])
-    D = batch.FiniteDistribution([0.5, 0.25, 0.25], [1, 1, -1], noise=0.25, labels=(-1, 1), X=X)
+    D = distributions.FiniteDistribution([0.5, 0.25, 0.25], [1, 1, -1], noise=0.25, labels=(-1, 1), X=X)
     hinge = lambda s, y: np.maximum(0.0, 1.0 - y * s)  # noqa: E731
     w = np.array([0.5, -0.25])
     s = X @ w
@@ -62,7 +62,7 @@ def test_loss_risk_is_the_weighted_sum_and_handles_noise():
 @pytest.mark.parametrize("gamma", [0.0, 0.3, 0.7])
 @pytest.mark.parametrize("angle", [0.2, 1.3, 2.9])
 def test_circle_risk_formula_matches_a_large_sample(gamma, angle):
-    C = batch.CircleDistribution(angle=0.4, gamma=gamma)
+    C = distributions.CircleDistribution(angle=0.4, gamma=gamma)
     X, y = C.sample(200_000, np.random.default_rng(1))
     assert np.all(np.abs(X @ C.u) >= gamma - 1e-12)
     assert np.all(np.sign(X @ C.u) == y)
@@ -90,11 +90,11 @@ def test_circle_risk_formula_matches_a_large_sample(gamma, angle):
 )
 def test_bad_distributions_are_refused(kwargs, name):
     with pytest.raises(ValueError, match=name):
-        batch.FiniteDistribution(**kwargs)
+        distributions.FiniteDistribution(**kwargs)
 
 
 def test_bad_inputs_to_sampling_and_risks():
-    D = batch.FiniteDistribution([0.5, 0.5], [0, 1])
+    D = distributions.FiniteDistribution([0.5, 0.5], [0, 1])
     rng = np.random.default_rng(0)
     for T in (0, -1, 2.5, True):
         with pytest.raises(ValueError, match="T"):
@@ -112,11 +112,11 @@ def test_bad_inputs_to_sampling_and_risks():
     with pytest.raises(ValueError, match="feature"):
         D.loss_risk([1.0], lambda s, y: s)
     with pytest.raises(ValueError, match="gamma"):
-        batch.CircleDistribution(gamma=1.0)
+        distributions.CircleDistribution(gamma=1.0)
     with pytest.raises(ValueError, match="shape"):
-        batch.CircleDistribution().risk([0.0, 0.0, 1.0])
-    assert batch.CircleDistribution().risk([0.0, 0.0]) == 0.5  # a constant label: half the mass
-    C = batch.CircleDistribution(0.3, 0.2)
+        distributions.CircleDistribution().risk([0.0, 0.0, 1.0])
+    assert distributions.CircleDistribution().risk([0.0, 0.0]) == 0.5  # a constant label: half the mass
+    C = distributions.CircleDistribution(0.3, 0.2)
     W = np.random.default_rng(0).standard_normal((5, 2))
     assert C.risk(W).tolist() == [C.risk(w) for w in W]
 
@@ -163,7 +163,7 @@ def test_delta_inside_is_accepted():
 
 # -- the hypotheses of a run -----------------------------------------------------------------
 def _realizable(H, k, T, rng):
-    D = batch.FiniteDistribution([Fraction(1, H.shape[1])] * H.shape[1], H[k])
+    D = distributions.FiniteDistribution([Fraction(1, H.shape[1])] * H.shape[1], H[k])
     return D, *D.sample(T, rng)
 
 
@@ -176,7 +176,7 @@ def test_seen_set_paths_equal_the_round_by_round_game(name):
         "SOA": lambda: olkit.SOA(H),
         "Consistent": lambda: olkit.Consistent(H),
     }[name]
-    D = batch.FiniteDistribution([Fraction(1, 6)] * 6, H[2])
+    D = distributions.FiniteDistribution([Fraction(1, 6)] * 6, H[2])
     XS, YS = D.sample(12, rng, runs=30)
     seen = batch.SeenSetPaths(make, H[2])
     ids = seen.paths(XS)
@@ -214,7 +214,7 @@ def test_hypothesis_path_and_seen_sets_refuse_bad_input():
 def test_conversions_return_what_they_claim():
     rng = np.random.default_rng(11)
     H = olkit.thresholds(8)
-    D = batch.FiniteDistribution(P8, H[5])
+    D = distributions.FiniteDistribution(P8, H[5])
     xs, ys = D.sample(20, rng)
     path = batch.hypothesis_path(olkit.Halving(H), xs, ys, 8)
     picks = [batch.random_iterate(path, D, rng) for _ in range(2000)]
@@ -234,7 +234,7 @@ def test_conversions_return_what_they_claim():
 
 
 def test_conversions_refuse_bad_input():
-    D = batch.FiniteDistribution([0.5, 0.5], [0, 1])
+    D = distributions.FiniteDistribution([0.5, 0.5], [0, 1])
     rng = np.random.default_rng(0)
     with pytest.raises(ValueError, match="T >= 1"):
         batch.random_iterate(np.zeros((1, 2), dtype=int), D, rng)
@@ -247,41 +247,41 @@ def test_conversions_refuse_bad_input():
 # -- Monte Carlo and intervals -------------------------------------------------------------------
 def test_monte_carlo_is_reproducible_and_its_runs_independent():
     exp = lambda rng: {"u": rng.random(), "v": rng.random(3)}  # noqa: E731
-    a, b = batch.monte_carlo(exp, 50, seed=5), batch.monte_carlo(exp, 50, seed=5)
+    a, b = estimates.monte_carlo(exp, 50, seed=5), estimates.monte_carlo(exp, 50, seed=5)
     assert np.array_equal(a["u"], b["u"]) and a["v"].shape == (50, 3)
     assert len(np.unique(a["u"])) == 50
     with pytest.raises(ValueError, match="dict"):
-        batch.monte_carlo(lambda rng: 1.0, 3, seed=0)
+        estimates.monte_carlo(lambda rng: 1.0, 3, seed=0)
     with pytest.raises(ValueError, match="runs"):
-        batch.monte_carlo(exp, 0, seed=0)
+        estimates.monte_carlo(exp, 0, seed=0)
 
 
 def test_intervals_by_hand():
-    e = batch.mean_ci([0.0, 1.0, 2.0, 3.0], level=0.95)
+    e = estimates.mean_ci([0.0, 1.0, 2.0, 3.0], level=0.95)
     assert e.mean == 1.5 and e.se == pytest.approx(math.sqrt(5 / 3) / 2)
     assert e.hi - e.mean == pytest.approx(1.959964 * e.se, rel=1e-6)
-    f = batch.frequency_ci([0] * 10, level=0.95)
+    f = estimates.frequency_ci([0] * 10, level=0.95)
     assert f.mean == 0 and f.lo == pytest.approx(0, abs=1e-15) and 0.2 < f.hi < 0.35  # Wilson: not empty
-    c = batch.count_test([[0.5, 0.0], [0.5, 0.0], [0.0, 0.0]], [[1, 0], [0, 0], [0, 0]])
+    c = estimates.count_test([[0.5, 0.0], [0.5, 0.0], [0.0, 0.0]], [[1, 0], [0, 0], [0, 0]])
     assert c.k.tolist() == [1, 0] and c.mu.tolist() == [1.0, 0.0] and c.p_value.tolist() == [1.0, 1.0]
     # 3 events where 1 is expected: 2 exp(-(3 ln 3 - 3 + 1))
-    c = batch.count_test([[0.5, 0.5, 0.0]] * 1 + [[0.0, 0.0, 0.0]], [[1, 1, 0], [1, 0, 0]], axis=1)
+    c = estimates.count_test([[0.5, 0.5, 0.0]] * 1 + [[0.0, 0.0, 0.0]], [[1, 1, 0], [1, 0, 0]], axis=1)
     assert c.p_value[0] == 1.0 and c.p_value[1] == 0.0  # an event of probability 0 happened
-    c = batch.count_test(np.full(10, 0.1), np.r_[np.ones(3), np.zeros(7)].astype(int))
+    c = estimates.count_test(np.full(10, 0.1), np.r_[np.ones(3), np.zeros(7)].astype(int))
     assert c.p_value == pytest.approx(2 * math.exp(-(3 * math.log(3) - 3 + 1)))
     for bad in (0, 1, 1.5):
         with pytest.raises(ValueError, match="level"):
-            batch.mean_ci([1.0, 2.0], level=bad)
+            estimates.mean_ci([1.0, 2.0], level=bad)
     with pytest.raises(ValueError, match="2 runs"):
-        batch.mean_ci([1.0])
+        estimates.mean_ci([1.0])
     with pytest.raises(ValueError, match="0/1"):
-        batch.frequency_ci([0, 2])
+        estimates.frequency_ci([0, 2])
     with pytest.raises(ValueError, match="same shape"):
-        batch.count_test([0.5], [1, 0])
+        estimates.count_test([0.5], [1, 0])
     with pytest.raises(ValueError, match="prob"):
-        batch.count_test([1.5], [1])
+        estimates.count_test([1.5], [1])
     with pytest.raises(ValueError, match="0/1"):
-        batch.count_test([0.5], [2])
+        estimates.count_test([0.5], [2])
 
 
 @settings(max_examples=25, deadline=None)
@@ -289,14 +289,14 @@ def test_intervals_by_hand():
 def test_wilson_interval_covers_at_about_its_level(p, seed):
     rng = np.random.default_rng(seed)
     events = rng.random((400, 60)) < p  # 400 experiments of 60 runs
-    f = batch.frequency_ci(events, level=0.95, axis=1)
+    f = estimates.frequency_ci(events, level=0.95, axis=1)
     coverage = np.mean((f.lo <= p) & (p <= f.hi))
     assert coverage >= 0.88
 
 
 # -- the theorem's step 2, exactly, and the broken conversion --------------------------------------
 def _exact_sides(H, k, p, t, peek=False):
-    D = batch.FiniteDistribution(p, H[k])
+    D = distributions.FiniteDistribution(p, H[k])
     seen = batch.SeenSetPaths(lambda: olkit.Halving(H), H[k])
     lhs = rhs = Fraction(0)
     n = H.shape[1]
@@ -339,15 +339,15 @@ def test_expected_risk_of_the_random_iterate_is_at_most_the_mistake_bound_over_T
 def test_count_test_passes_the_honest_conversion_and_rejects_a_peeking_one():
     rng = np.random.default_rng(2)
     H = olkit.thresholds(8)
-    D = batch.FiniteDistribution(P8, H[5])
+    D = distributions.FiniteDistribution(P8, H[5])
     seen = batch.SeenSetPaths(lambda: olkit.Halving(H), H[5])
     XS, YS = D.sample(6, rng, runs=3000)
     ids = seen.paths(XS)
     tab = seen.table
     risk, mistake = D.risk(tab)[ids], tab[ids[:, :6], XS] != YS
-    assert np.all(batch.count_test(risk[:, :6], mistake).p_value >= 0.001 / 6)
+    assert np.all(estimates.count_test(risk[:, :6], mistake).p_value >= 0.001 / 6)
     peek_mistake = tab[ids[:, 1:], XS] != YS  # h_(t+1) on x_t
-    assert np.any(batch.count_test(risk[:, 1:], peek_mistake).p_value < 1e-6)
+    assert np.any(estimates.count_test(risk[:, 1:], peek_mistake).p_value < 1e-6)
 
 
 @settings(max_examples=20, deadline=None)
@@ -358,29 +358,29 @@ def test_count_test_p_values_are_valid(seed, scale):
     rng = np.random.default_rng(seed)
     q = rng.random((50, 2000)) * scale
     o = rng.random(q.shape) < q
-    p = batch.count_test(q, o).p_value
+    p = estimates.count_test(q, o).p_value
     assert np.mean(p < 0.05) <= 0.05
 
 
 # -- edges that the notebooks do not reach ----------------------------------------------------------
 def test_edges_one_round_one_point_and_extreme_probabilities():
-    X, y = batch.CircleDistribution(gamma=0.5).sample(1, np.random.default_rng(0))
+    X, y = distributions.CircleDistribution(gamma=0.5).sample(1, np.random.default_rng(0))
     assert X.shape == (1, 2) and y.shape == (1,)
     with pytest.raises(ValueError, match="T"):
-        batch.CircleDistribution().sample(0, np.random.default_rng(0))
+        distributions.CircleDistribution().sample(0, np.random.default_rng(0))
     seen = batch.SeenSetPaths(lambda: olkit.Halving(np.array([[1]])), [1], n=1)
     assert seen.paths([[0, 0]]).shape == (1, 3) and seen.table.tolist() == [[1], [1]]  # before, after
     with pytest.raises(ValueError, match="n"):
         batch.SeenSetPaths(lambda: None, [1], n=0)
     seen2 = batch.SeenSetPaths(lambda: olkit.Halving(olkit.thresholds(3)), [0, 1, 1])
     assert seen2.paths([[1, 2, 1]]).shape == (1, 4)  # no point 0 in the sample: still valid
-    c = batch.count_test([1.0, 1.0, 0.0], [1, 1, 0])  # probabilities 0 and 1 are valid
+    c = estimates.count_test([1.0, 1.0, 0.0], [1, 1, 0])  # probabilities 0 and 1 are valid
     assert c.p_value == 1.0 and c.mu == 2.0
 
 
 def test_frequency_interval_by_hand_with_events():
     e = np.r_[np.ones(3, dtype=int), np.zeros(7, dtype=int)]
-    f = batch.frequency_ci(e, level=0.95)
+    f = estimates.frequency_ci(e, level=0.95)
     z = 1.959963984540054
     n, ph = 10, 0.3
     centre = (ph + z * z / (2 * n)) / (1 + z * z / n)
@@ -390,14 +390,14 @@ def test_frequency_interval_by_hand_with_events():
 
 
 def test_circle_risk_does_not_depend_on_the_length_of_w():
-    C = batch.CircleDistribution(angle=0.4, gamma=0.3)
+    C = distributions.CircleDistribution(angle=0.4, gamma=0.3)
     w = np.array([math.cos(1.5), math.sin(1.5)])
     assert C.risk(3.0 * w) == pytest.approx(C.risk(w), abs=1e-15)
     assert C.risk(0.01 * w) == pytest.approx(C.risk(w), abs=1e-15)
 
 
 def test_absolute_risk_of_forecasts():
-    D = batch.FiniteDistribution([0.5, 0.25, 0.25], [0, 1, 1], noise=0.125)
+    D = distributions.FiniteDistribution([0.5, 0.25, 0.25], [0, 1, 1], noise=0.125)
     assert D.absolute_risk([0, 1, 1]) == D.risk([0, 1, 1]) == 0.125
     # h = 1/2 everywhere: |1/2 - y| = 1/2 whatever the label
     assert D.absolute_risk([0.5, 0.5, 0.5]) == 0.5
@@ -407,27 +407,27 @@ def test_absolute_risk_of_forecasts():
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
         D.absolute_risk([0.0, 1.5, 1.0])
     with pytest.raises(ValueError, match="labels"):
-        batch.FiniteDistribution([0.5, 0.5], [-1, 1], labels=(-1, 1)).absolute_risk([0.5, 0.5])
+        distributions.FiniteDistribution([0.5, 0.5], [-1, 1], labels=(-1, 1)).absolute_risk([0.5, 0.5])
 
 
 # -- leave-one-out ------------------------------------------------------------------------------
 def test_labelled_points_and_all_samples():
-    D = batch.FiniteDistribution([Fraction(1, 2), Fraction(1, 2)], [0, 1], noise=Fraction(1, 4))
-    pts = batch.labelled_points(D)
+    D = distributions.FiniteDistribution([Fraction(1, 2), Fraction(1, 2)], [0, 1], noise=Fraction(1, 4))
+    pts = distributions.labelled_points(D)
     assert pts == [(0, 0, Fraction(3, 8)), (0, 1, Fraction(1, 8)), (1, 1, Fraction(3, 8)), (1, 0, Fraction(1, 8))]
-    samples = list(batch.all_samples(pts, 3))
+    samples = list(distributions.all_samples(pts, 3))
     assert len(samples) == 64 and sum(q for _, q in samples) == 1
     assert dict(samples)[(0, 2, 1)] == Fraction(3, 8) ** 2 * Fraction(1, 8)
-    clean = batch.FiniteDistribution([Fraction(1, 2), Fraction(1, 2)], [0, 1])
-    assert batch.labelled_points(clean) == [(0, 0, Fraction(1, 2)), (1, 1, Fraction(1, 2))]
+    clean = distributions.FiniteDistribution([Fraction(1, 2), Fraction(1, 2)], [0, 1])
+    assert distributions.labelled_points(clean) == [(0, 0, Fraction(1, 2)), (1, 1, Fraction(1, 2))]
     with pytest.raises(ValueError, match="m"):
-        list(batch.all_samples(pts, 0))
+        list(distributions.all_samples(pts, 0))
     with pytest.raises(ValueError, match="sum to 1"):
-        list(batch.all_samples([(0, Fraction(1, 2))], 2))
+        list(distributions.all_samples([(0, Fraction(1, 2))], 2))
     with pytest.raises(ValueError, match="too many"):
-        list(batch.all_samples(pts, 11))
+        list(distributions.all_samples(pts, 11))
     with pytest.raises(ValueError, match="Fractions"):
-        batch.labelled_points(batch.FiniteDistribution([0.5, 0.5], [0, 1]))
+        distributions.labelled_points(distributions.FiniteDistribution([0.5, 0.5], [0, 1]))
 
 
 def test_loo_error_by_hand():
@@ -490,9 +490,9 @@ def test_margin_2d_is_the_best_direction_and_bounds_the_perceptron(seed, m):
 
 
 def test_one_run_is_enough_for_monte_carlo_and_a_frequency():
-    out = batch.monte_carlo(lambda g: {"u": g.random()}, 1, seed=0)
+    out = estimates.monte_carlo(lambda g: {"u": g.random()}, 1, seed=0)
     assert out["u"].shape == (1,)
-    f = batch.frequency_ci([1], level=0.95)
+    f = estimates.frequency_ci([1], level=0.95)
     assert f.mean == 1.0 and f.n == 1 and 0 < f.lo < 1 and f.hi == pytest.approx(1.0)
 
 
@@ -504,7 +504,7 @@ def test_round_risk_exact_equals_the_enumeration_by_sequences(seed, t):
     H = np.unique(olkit.random_class(6, 4, rng), axis=0)
     k = int(rng.integers(len(H)))
     p = [Fraction(1, 2), Fraction(1, 4), Fraction(1, 8), Fraction(1, 8)]
-    lhs, rhs = batch.round_risk_exact(batch.FiniteDistribution(p, H[k]), lambda: olkit.Halving(H), t)
+    lhs, rhs = batch.round_risk_exact(distributions.FiniteDistribution(p, H[k]), lambda: olkit.Halving(H), t)
     assert (lhs, rhs) == _exact_sides(H, k, p, t)  # the independent enumeration above
     assert lhs == rhs
 
@@ -514,12 +514,12 @@ def test_round_risk_exact_by_hand_and_its_refusals():
     # thresholds say 1, so from x = 2 on; that is h_2 (risk 0 for target h_2) and errs on x = 0, 1
     # for target h_0 (all ones).
     H = olkit.thresholds(4)
-    D = batch.FiniteDistribution([Fraction(1, 4)] * 4, H[2])
+    D = distributions.FiniteDistribution([Fraction(1, 4)] * 4, H[2])
     assert batch.round_risk_exact(D, lambda: olkit.Halving(H), 1) == (0, 0)
-    D0 = batch.FiniteDistribution([Fraction(1, 4)] * 4, H[0])  # all ones: h_1 errs on x = 0, 1
+    D0 = distributions.FiniteDistribution([Fraction(1, 4)] * 4, H[0])  # all ones: h_1 errs on x = 0, 1
     assert batch.round_risk_exact(D0, lambda: olkit.Halving(H), 1) == (Fraction(1, 2), Fraction(1, 2))
     with pytest.raises(ValueError, match="noise"):
-        batch.round_risk_exact(batch.FiniteDistribution([Fraction(1, 2)] * 2, [0, 1], noise=Fraction(1, 8)),
+        batch.round_risk_exact(distributions.FiniteDistribution([Fraction(1, 2)] * 2, [0, 1], noise=Fraction(1, 8)),
                                lambda: olkit.Halving(H[:, :2]), 1)
     with pytest.raises(ValueError, match="t"):
         batch.round_risk_exact(D, lambda: olkit.Halving(H), 0)
@@ -529,7 +529,7 @@ def test_round_risk_exact_by_hand_and_its_refusals():
 
 def test_seen_set_runs_are_the_game_and_their_risks_exact():
     H = olkit.thresholds(8)
-    D = batch.FiniteDistribution(P8, H[5])
+    D = distributions.FiniteDistribution(P8, H[5])
     XS, YS, ids, table, risk, mistake = batch.seen_set_runs(D, lambda: olkit.Halving(H), 12, 30, np.random.default_rng(4))
     assert XS.shape == YS.shape == mistake.shape == (30, 12) and risk.shape == ids.shape == (30, 13)
     for r in range(30):
@@ -543,7 +543,7 @@ def test_seen_set_runs_are_the_game_and_their_risks_exact():
 
 def test_ewa_runs_pay_what_hedge_pays_and_their_risks_are_exact():
     H = olkit.thresholds(4)
-    D = batch.FiniteDistribution([Fraction(1, 2), Fraction(1, 4), Fraction(1, 8), Fraction(1, 8)], H[2], noise=Fraction(1, 8))
+    D = distributions.FiniteDistribution([Fraction(1, 2), Fraction(1, 4), Fraction(1, 8), Fraction(1, 8)], H[2], noise=Fraction(1, 8))
     sim = batch.ewa_runs(D, H, 40, 6, np.random.default_rng(5))
     assert sim["eta"] == math.sqrt(8 * math.log(5) / 40)
     assert sim["risk"].shape == sim["loss"].shape == (6, 40) and sim["ell"].shape == (6, 40, 5)
@@ -559,32 +559,32 @@ def test_ewa_runs_pay_what_hedge_pays_and_their_risks_are_exact():
 
 def test_loo_exact_by_hand_and_unbiased():
     # the constant majority vote on two points x = 0, 1 of probability 1/2, labels = x, no noise
-    D = batch.FiniteDistribution([Fraction(1, 2)] * 2, [0, 1])
+    D = distributions.FiniteDistribution([Fraction(1, 2)] * 2, [0, 1])
     majority = lambda xs, ys: (lambda x: int(2 * sum(ys) >= len(ys)))  # noqa: E731
-    e_loo, per, e_risk = batch.loo_exact(majority, batch.labelled_points(D), D, 1)
+    e_loo, per, e_risk = batch.loo_exact(majority, distributions.labelled_points(D), D, 1)
     # |S| = 1: h_S is the constant label of the one example, wrong on the other point: risk 1/2
     assert e_risk == Fraction(1, 2) and per == [Fraction(1, 2)] * 2 and e_loo == Fraction(1, 2)
-    e_loo, per, e_risk = batch.loo_exact(majority, batch.labelled_points(D), D, 2)
+    e_loo, per, e_risk = batch.loo_exact(majority, distributions.labelled_points(D), D, 2)
     assert e_loo == e_risk and set(per) == {e_risk}
 
 
 # The inputs that olkit.batch refuses (the demonstration that Section 6.1 used to show).
-_D3 = batch.FiniteDistribution([Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], [0, 1, 1], noise=Fraction(1, 8))
+_D3 = distributions.FiniteDistribution([Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], [0, 1, 1], noise=Fraction(1, 8))
 _PATH1 = np.zeros((1, 4), dtype=int)
 REFUSED = {
-    "p not summing to 1": (lambda: batch.FiniteDistribution([0.5, 0.4], [0, 1]), "p"),
-    "negative p": (lambda: batch.FiniteDistribution([1.5, -0.5], [0, 1]), "p"),
-    "a target label 2": (lambda: batch.FiniteDistribution([0.5, 0.5], [0, 2]), "target"),
-    "noise 0.7": (lambda: batch.FiniteDistribution([0.5, 0.5], [0, 1], noise=0.7), "noise"),
+    "p not summing to 1": (lambda: distributions.FiniteDistribution([0.5, 0.4], [0, 1]), "p"),
+    "negative p": (lambda: distributions.FiniteDistribution([1.5, -0.5], [0, 1]), "p"),
+    "a target label 2": (lambda: distributions.FiniteDistribution([0.5, 0.5], [0, 2]), "target"),
+    "noise 0.7": (lambda: distributions.FiniteDistribution([0.5, 0.5], [0, 1], noise=0.7), "noise"),
     "T = 0": (lambda: _D3.sample(0, np.random.default_rng(0)), "T"),
     "delta = 1": (lambda: batch.markov_sample_size(3, 0.1, 1), "delta"),
     "delta = 0": (lambda: batch.check_delta(0), "delta"),
     "eps = 0": (lambda: batch.markov_sample_size(3, 0, 0.5), "eps"),
-    "a path with T = 0": (lambda: batch.last_iterate(_PATH1, batch.FiniteDistribution([0.25] * 4, [0, 1, 1, 1])), "path"),
+    "a path with T = 0": (lambda: batch.last_iterate(_PATH1, distributions.FiniteDistribution([0.25] * 4, [0, 1, 1, 1])), "path"),
     "a risk of the wrong length": (lambda: _D3.risk([0, 1]), "hypothesis"),
-    "gamma = 1": (lambda: batch.CircleDistribution(gamma=1.0), "gamma"),
-    "level = 1": (lambda: batch.mean_ci([1.0, 2.0], 1.0), "level"),
-    "probabilities above 1": (lambda: batch.count_test([1.5], [1]), "prob"),
+    "gamma = 1": (lambda: distributions.CircleDistribution(gamma=1.0), "gamma"),
+    "level = 1": (lambda: estimates.mean_ci([1.0, 2.0], 1.0), "level"),
+    "probabilities above 1": (lambda: estimates.count_test([1.5], [1]), "prob"),
 }
 
 

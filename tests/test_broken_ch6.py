@@ -1,4 +1,4 @@
-"""Chapter 6.1's checks stop broken versions of olkit.batch.
+"""Chapter 6's checks stop broken versions of olkit.batch, olkit.distributions and olkit.estimates.
 
 Each case runs ``chapters/ch6/6_1_online_to_batch.ipynb`` with one piece of olkit.batch replaced by a
 broken variant and asserts that a proof check fails (ProofStepError) at the named step.
@@ -19,7 +19,7 @@ LAST_AS_RANDOM = "from olkit.broken.batch import last_as_random"
 # Sampling ignores the probabilities p: x is uniform on the domain.
 UNIFORM_SAMPLING = '''
 import numpy as np
-from olkit.batch import FiniteDistribution as _Base
+from olkit.distributions import FiniteDistribution as _Base
 class UniformSampling(_Base):
     def sample(self, T, rng, runs=None):
         shape = (T,) if runs is None else (runs, T)
@@ -30,7 +30,7 @@ class UniformSampling(_Base):
 # The exact risk forgets the probabilities (each point weighs 1/n).
 UNWEIGHTED_EXACT_RISK = '''
 from fractions import Fraction
-from olkit.batch import FiniteDistribution as _Base
+from olkit.distributions import FiniteDistribution as _Base
 class UnweightedRisk(_Base):
     def risk_exact(self, h):
         return Fraction(sum(int(a != b) for a, b in zip(h, self.target)), self.n)
@@ -39,7 +39,7 @@ class UnweightedRisk(_Base):
 # The risk under a loss forgets the label noise.
 NOISELESS_LOSS_RISK = '''
 import numpy as np
-from olkit.batch import FiniteDistribution as _Base
+from olkit.distributions import FiniteDistribution as _Base
 class NoiselessLossRisk(_Base):
     def loss_risk(self, w, loss):
         W = np.atleast_2d(np.asarray(w, dtype=float))
@@ -51,7 +51,7 @@ class NoiselessLossRisk(_Base):
 # off-by-one in what is compared): the check of the sampler's counts fails first.
 SHIFTED_COUNT_TEST = '''
 import numpy as np
-from olkit.batch import count_test as _count_test
+from olkit.estimates import count_test as _count_test
 def shifted_count_test(prob, outcome, axis=0):
     prob = np.asarray(prob, dtype=float)
     if prob.ndim == 2 and axis == 0:  # runs x rounds: compare round t with round t + 1
@@ -62,7 +62,7 @@ def shifted_count_test(prob, outcome, axis=0):
 # 6.2: the absolute risk forgets the label noise (so E[V_t | past] = 0 fails).
 NOISELESS_ABSOLUTE_RISK = '''
 import numpy as np
-from olkit.batch import FiniteDistribution as _Base
+from olkit.distributions import FiniteDistribution as _Base
 class NoiselessAbsoluteRisk(_Base):
     def absolute_risk(self, h):
         h = np.clip(np.asarray(h, dtype=float), 0.0, 1.0)
@@ -143,7 +143,7 @@ CASES_3 = [
     ("margin_2d", VERTEX_MARGIN, "vertex_margin", "step 3 (M(S') <= r^2/rho^2)"),
 ]
 CASES_2 = [
-    ("batch", "FiniteDistribution", NOISELESS_ABSOLUTE_RISK, "NoiselessAbsoluteRisk", "step 2 (lo <= 0 <= hi: E[V_t]"),
+    ("distributions", "FiniteDistribution", NOISELESS_ABSOLUTE_RISK, "NoiselessAbsoluteRisk", "step 2 (lo <= 0 <= hi: E[V_t]"),
     ("experts", "hedge", FLIPPED_HEDGE, "flipped_hedge", "step 0 (|loss paid - olkit.experts.hedge's loss|"),
     ("experts", "ewa_bound", SMALL_EWA_BOUND, "small_ewa_bound", "step R (R_T <= ln N/eta + eta T/8"),
     ("experts", "doubling_bound", NO_CONSTANT_DOUBLING, "no_constant_doubling", "step D (doubling_bound(N, T)/T"),
@@ -161,7 +161,8 @@ CASES = [
 
 @pytest.mark.parametrize("name, source, replacement, step", CASES, ids=[c[2] for c in CASES])
 def test_chapter_6_1_checks_catch_broken_variant(name, source, replacement, step):
-    ename, evalue = run_broken(NB, patch_code("batch", name, source, replacement))
+    module = {"FiniteDistribution": "distributions", "count_test": "estimates"}.get(name, "batch")
+    ename, evalue = run_broken(NB, patch_code(module, name, source, replacement))
     assert ename == "ProofStepError", f"the notebook did not fail on a proof check: {ename}: {evalue}"
     assert step in evalue, evalue
 

@@ -8,7 +8,8 @@ import math
 
 import numpy as np
 
-from ..batch import Converted, FiniteDistribution, SeenSetPaths, _check_path
+from ..batch import Converted, SeenSetPaths, _check_path
+from ..distributions import FiniteDistribution
 
 __all__ = [
     "PeekingPaths",
