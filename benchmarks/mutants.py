@@ -78,15 +78,16 @@ REPORT = ROOT / "benchmarks" / "mutants.md"
 EQUIVALENT = ROOT / "benchmarks" / "mutants_equivalent.md"
 
 #: Modules that hold algorithms and the quantities their proofs need (figures are not checked by proofs).
-DEFAULT_MODULES = ["finite", "littlestone", "ellipsoid", "linear", "adversaries", "classes", "cover", "game",
-                   "proof", "bounds", "fp", "work", "baselines"]
+DEFAULT_MODULES = ["finite", "littlestone", "soa", "ellipsoid", "ellipsoid_proof", "linear", "adversaries", "classes",
+                   "cover", "game", "proof", "bounds", "fp", "work", "baselines"]
 #: Functions that only render (text and HTML tables): a proof check cannot see them, nbval's output
 #: comparison and the unit tests do.  Their lines are not mutated (nor are olkit.claimtex and olkit.plots).
 RENDERING = {"__repr__", "_repr_html_", "_table", "fmt", "math", "status", "draw"}
 #: Modules a chapter's mutants may come from (``--chapter``): every olkit module but rendering and tooling.
-CHAPTER_MODULES = ["finite", "littlestone", "ellipsoid", "linear", "adversaries", "classes", "cover", "game",
-                   "proof", "bounds", "fp", "baselines", "experts", "expert_game", "minimax", "soa_experts",
-                   "winnow", "oco", "batch", "streams"]
+CHAPTER_MODULES = ["finite", "littlestone", "soa", "ellipsoid", "ellipsoid_proof", "linear", "adversaries", "classes",
+                   "cover", "game", "proof", "bounds", "fp", "baselines", "experts", "expert_game", "minimax",
+                   "soa_experts", "winnow", "convex", "oco", "oco_proof", "batch", "distributions", "estimates",
+                   "streams"]
 #: Verdicts from strongest to weakest.
 ORDER = ["check", "guard", "unit", "error", "timeout", "output", "survived", "dormant"]
 #: Exceptions that olkit raises on purpose (input checks, realizability, lost definiteness): a guard stopped it.
@@ -600,6 +601,8 @@ UNIT_EXTRA = {
     "ellipsoid_proof": ["test_ellipsoid.py", "test_broken_finite.py"],
     "distributions": ["test_batch.py"],
     "estimates": ["test_batch.py"],
+    "convex": ["test_oco.py"],
+    "oco_proof": ["test_oco.py"],
 }
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from olkit import oco
+from olkit import convex, oco
 from run import notebooks  # benchmarks/run.py (this script's folder is on sys.path)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,9 +36,9 @@ def ogd_at_scale(d: int, T: int, repeat: int) -> list[tuple[str, float, str]]:
     X = rng.standard_normal((T, d)) / math.sqrt(d)  # ||x_t|| about 1
     y = np.where(X @ rng.standard_normal(d) > 0, 1.0, -1.0)
     rows = []
-    t_make, hinge = best_of(lambda: oco.Hinge.sequence(X, y), repeat)
+    t_make, hinge = best_of(lambda: convex.Hinge.sequence(X, y), repeat)
     rows.append((f"make {T:,} hinge losses in d = {d}", t_make, ""))
-    K = oco.Ball(d, 10.0)
+    K = convex.Ball(d, 10.0)
     rho = float(np.linalg.norm(X, axis=1).max())
     eta = K.B / (rho * math.sqrt(T))
 
@@ -48,7 +48,7 @@ def ogd_at_scale(d: int, T: int, repeat: int) -> list[tuple[str, float, str]]:
     t_h, tr = best_of(run_hinge, repeat)
     rows.append((f"OGD, hinge losses, ball B = 10, d = {d}, T = {T:,} (per-round sums kept)", t_h,
                  f"average hinge loss {tr.loss.mean():.3f}"))
-    linear = [oco.Linear(g) for g in X]
+    linear = [convex.Linear(g) for g in X]
     t_l, tr = best_of(lambda: oco.play(oco.OGD(K, eta), linear, keep_points=False), repeat)
     rows.append((f"OGD, linear losses, d = {d}, T = {T:,}", t_l, ""))
     return rows

@@ -8,8 +8,8 @@ __version__ = "0.1.0"
 
 from types import ModuleType as _ModuleType
 
-from . import batch, claimtex, cover, distributions, ellipsoid, ellipsoid_proof, expert_game, fp, linear, minimax, oco, plots
-from . import estimates, soa, soa_experts, streams, winnow, work
+from . import batch, claimtex, convex, cover, distributions, ellipsoid, ellipsoid_proof, estimates
+from . import expert_game, fp, linear, minimax, oco, oco_proof, plots, soa, soa_experts, streams, winnow, work
 from .adversaries import BisectionAdversary, GreedyAdversary, GridAdversary, TreeAdversary, grid_worst_case
 from .adversaries import WinnowAdversary, winnow_worst_case, worst_case_mistakes
 from .baselines import Constant, MidpointThreshold, RandomGuess
@@ -99,17 +99,8 @@ from .experts import (
     two_expert_losses,
 )
 # olkit.Doubling is Chapter 3's doubling trick for experts; Chapter 5's, for OGD, is olkit.oco.Doubling
-from .oco import (
-    EG,
-    OGD,
-    Ball,
-    Box,
-    OCOTrace,
-    Simplex,
-    best_fixed,
-    fw_gap,
-    regret,
-)
+from .convex import Ball, Box, Simplex
+from .oco import EG, OGD, OCOTrace, best_fixed, fw_gap, regret
 # Chapter 6: from online to batch (olkit.batch), the distributions of exact risk and the estimates
 from .batch import (
     SeenSetPaths,

@@ -495,13 +495,13 @@ def ogd_case(kind: str, case: str = "public"):
     """(K, G, eta): a set of olkit.oco (``ball``, ``box`` or ``simplex``), linear losses f_t(w) = <g_t, w>
     (rows of G) and a step size.  Cases: ``public`` (d = 4, T = 30), ``one_round`` (T = 1), ``big_steps``
     (eta = 5: nearly every point leaves the set), ``one_dim`` (d = 1; the simplex is then {1})."""
-    from . import oco
+    from . import convex
 
     d, T, eta, seed = {"public": (4, 30, 0.3, 2026), "one_round": (3, 1, 0.5, 11), "big_steps": (5, 25, 5.0, 12),
                        "one_dim": (1, 12, 0.4, 13)}.get(case, (0, 0, 0.0, 0))
     if d == 0:
         raise ValueError(f"no OGD lab case {case!r}")
-    K = {"ball": lambda: oco.Ball(d, 1.5), "box": lambda: oco.Box(d, -1.0, 0.5), "simplex": lambda: oco.Simplex(d)}
+    K = {"ball": lambda: convex.Ball(d, 1.5), "box": lambda: convex.Box(d, -1.0, 0.5), "simplex": lambda: convex.Simplex(d)}
     if kind not in K:
         raise ValueError(f"no set {kind!r}; one of {sorted(K)}")
     G = np.random.default_rng(seed).normal(size=(T, d))
@@ -532,11 +532,11 @@ class _StudentOGD:
 
 
 def _ogd_check(kind: str, case: str, step: Callable, name: str, what: str) -> Proof:
-    from . import oco
+    from . import convex, oco, oco_proof
 
     K, G, eta = ogd_case(kind, case)
-    tr = oco.play(_StudentOGD(K, eta, step, name), [oco.Linear(g) for g in G])
-    U = np.vstack([K.start, oco.random_points(K, 20, np.random.default_rng(0))])
+    tr = oco.play(_StudentOGD(K, eta, step, name), [convex.Linear(g) for g in G])
+    U = np.vstack([K.start, oco_proof.random_points(K, 20, np.random.default_rng(0))])
     says = {
         "P": lambda t, e: (f"In round {t} the point z_t = w_t - eta v_t is {np.array2string(tr.record['z'][t - 1], precision=3)}; "
                            f"the next point must be its projection onto {K!r}, the point of the set closest to "
@@ -544,7 +544,7 @@ def _ogd_check(kind: str, case: str, step: Callable, name: str, what: str) -> Pr
                            f"{fmt(e.lhs)} from the projection)."),
     }
     try:
-        p, _, _, _ = oco.ogd_proof(K, "linear", G, None, eta, tr, U, f"the proof of OGD's regret bound on a {kind} "
+        p, _, _, _ = oco_proof.ogd_proof(K, "linear", G, None, eta, tr, U, f"the proof of OGD's regret bound on a {kind} "
                                    "(Section 5.1)")
     except ProofStepError as err:
         raise _explain(err, says) from None

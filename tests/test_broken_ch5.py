@@ -6,6 +6,7 @@ from ``olkit.broken.oco`` (the book's negative controls); the rest are defined h
 """
 import pytest
 
+import olkit
 from notebooks import patch_code, run_broken
 
 NO_PROJECTION_OGD = "from olkit.broken.oco import NoProjectionOGD"
@@ -26,14 +27,14 @@ class SqrtTOGD(olkit.oco.OGD):
 '''
 
 WRONG_SIGN_LOGISTIC = '''
-class WrongSignLogistic(olkit.oco.Logistic):
+class WrongSignLogistic(olkit.convex.Logistic):
     """Broken: the gradient with the wrong sign (OGD then climbs)."""
     def _subgradient(self, w):
         return -super()._subgradient(w)
 '''
 
 KINK_ABSOLUTE = '''
-class KinkAbsolute(olkit.oco.Absolute):
+class KinkAbsolute(olkit.convex.Absolute):
     """Broken: decides the kink by the float sign of <w, x> - y (no tie rule): at the kink it returns
     -x, a valid subgradient, but not the documented least-norm one."""
     def _subgradient(self, w):
@@ -79,6 +80,7 @@ CASES = [
 
 @pytest.mark.parametrize("notebook, name, source, replacement, step", CASES, ids=[c[3] for c in CASES])
 def test_chapter_checks_catch_broken_variant(notebook, name, source, replacement, step):
-    ename, evalue = run_broken(notebook, patch_code("oco", name, source, replacement))
+    module = "convex" if name in olkit.convex.__all__ else "oco"
+    ename, evalue = run_broken(notebook, patch_code(module, name, source, replacement))
     assert ename == "ProofStepError", f"the notebook did not fail on a proof check: {ename}: {evalue}"
     assert step in evalue, evalue

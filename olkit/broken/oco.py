@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from .. import oco
+from .. import convex, oco
 
 __all__ = [
     "FirstThresholdSimplex",
@@ -58,7 +58,7 @@ class WrongSignOGD(oco.OGD):
         self.t += 1
 
 
-class WrongRadiusBall(oco.Ball):
+class WrongRadiusBall(convex.Ball):
     """Broken: the ball of radius B whose projection maps onto the ball of radius ``factor`` B
     (a projection onto the wrong radius; ``factor`` < 1 keeps the points in the set, but too deep)."""
 
@@ -72,7 +72,7 @@ class WrongRadiusBall(oco.Ball):
         return z if n <= r else z * (r / n)
 
 
-class FirstThresholdSimplex(oco.Simplex):
+class FirstThresholdSimplex(convex.Simplex):
     """Broken: the sort-based simplex projection with rho = 1 (the first index whose test passes)
     instead of the last: the threshold is u_1 - 1, so every coordinate but the largest is cut to 0."""
 
@@ -100,7 +100,7 @@ class NoRestartDoubling(oco.Doubling):
             self.inner.w = old.w.copy()
 
 
-class StrictPerceptronLoss(oco.PerceptronLoss):
+class StrictPerceptronLoss(convex.PerceptronLoss):
     """Broken: UML's Perceptron surrogate with a strict error test, y_t <w_t, x_t> < 0; a score of
     exactly 0 (the first round, where w_1 = 0) is not an error, so OGD does not update where the
     Perceptron does."""

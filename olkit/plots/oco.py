@@ -10,9 +10,9 @@ __all__ = ["draw_iterates", "draw_set", "step_size_widget"]
 
 
 def draw_set(ax, K, **kw):
-    """The boundary of a 2-D set of :mod:`olkit.oco` (a Ball's circle, a Box's rectangle, the simplex's
+    """The boundary of a 2-D set of :mod:`olkit.convex` (a Ball's circle, a Box's rectangle, the simplex's
     segment) on ``ax``; returns the line."""
-    from ..oco import Ball, Box, Simplex
+    from ..convex import Ball, Box, Simplex
 
     if K.d != 2:
         raise ValueError(f"draw_set draws 2-D sets; got d = {K.d}")
