@@ -53,3 +53,14 @@ def test_a_back_import_in_tools_breaks_its_contract(tmp_path):
     assert res.returncode != 0
     assert "tools.web is not allowed to import tools.browser" in res.stdout, res.stdout
     assert "olkit's layers only point down KEPT" in res.stdout
+
+
+#: A module of olkit is one idea, readable in one sitting (CONTRIBUTING.md, "olkit's layers").
+MAX_MODULE_LINES = 600
+
+
+def test_no_module_of_olkit_is_longer_than_one_sitting():
+    sizes = {p.relative_to(ROOT).as_posix(): len(p.read_text().splitlines()) for p in (ROOT / "olkit").rglob("*.py")}
+    assert len(sizes) >= 30
+    long = {name: n for name, n in sizes.items() if n > MAX_MODULE_LINES}
+    assert long == {}, f"split these modules along their ideas (at most {MAX_MODULE_LINES} lines): {long}"
