@@ -407,3 +407,18 @@ def test_a_moderate_violation_fails_the_check(tmp_path):
     assert impacts.get("region") == "moderate" and impacts.get("empty-table-header") == "minor", impacts
     failing = browser.unallowed_violations(found)
     assert len(failing) == 1 and "moderate region" in failing[0], failing
+
+
+def test_every_lab_page_shows_its_public_tests():
+    """A lab's page ends with the public tests its check cells run (_ext/lab_pages.py), read from the
+    student folder that python3 dev.py labs writes."""
+    assert built.wait() is not None
+    labs = sorted((ROOT / "labs" / "student").glob("*/tests"))
+    assert len(labs) >= 6
+    for tests in labs:
+        name = tests.parent.name
+        page = (HTML / "labs" / "student" / name / f"{name}.html").read_text()
+        assert 'id="the-public-tests"' in page, name
+        for q in sorted(tests.glob("q*.py")):
+            public = re.findall(r"^def (test_\w+)\(", q.read_text(), re.M)
+            assert public and all(f"test_{t.split('test_', 1)[1]}" in page for t in public), (name, q.name)

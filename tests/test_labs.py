@@ -108,357 +108,41 @@ def test_a_wrong_answer_loses_its_points_through_the_autograder(built, tmp_path)
 
 
 # ----------------------------------------------------------------------------------------------
-# Typical wrong answers, three or more per question, graded by the lab's own test files (public and
-# hidden) in this process: each loses points, and the feedback names the failing step.
+# Typical wrong answers, three or more per question, and right answers written another way, one or more
+# per question, graded by the lab's own test files (public and hidden) in this process: each wrong one
+# loses points and its feedback names the failing step; each right one gets full marks. The cases of a
+# lab are in tests/lab_cases/<lab>.py (WRONG, RIGHT).
 
-WRONG = {
-    ("lab1_halving", "q1"): [
-        ("ties go to 0", """
-def halving_predict(H, alive, x):
-    ones = int(H[alive, x].sum())
-    return 1 if 2 * ones > alive.sum() else 0
-""", "Step 0'"),
-        ("votes of all of H, not of V_t", """
-def halving_predict(H, alive, x):
-    return 1 if 2 * int(H[:, x].sum()) >= len(H) else 0
-""", "Step 0'"),
-        ("the minority vote", """
-def halving_predict(H, alive, x):
-    ones = int(H[alive, x].sum())
-    return 0 if 2 * ones >= alive.sum() else 1
-""", "Step 0'"),
-        ("a float instead of a label", """
-def halving_predict(H, alive, x):
-    return H[alive, x].mean()
-""", "must return the label 0 or 1"),
-    ],
-    ("lab1_halving", "q2"): [
-        ("forgets the version space (keeps every hypothesis that agrees with this label)", """
-def halving_update(H, alive, x, y):
-    return H[:, x] == y
-""", "Step 0 "),
-        ("keeps the hypotheses that disagree", """
-def halving_update(H, alive, x, y):
-    return alive & (H[:, x] != y)
-""", "Step 0"),
-        ("does not update", """
-def halving_update(H, alive, x, y):
-    return alive
-""", "Step 0 "),
-        ("a list of indices instead of a mask", """
-def halving_update(H, alive, x, y):
-    return np.flatnonzero(alive & (H[:, x] == y))
-""", "boolean array"),
-    ],
-    ("lab1_halving", "q3"): [
-        ("sizes after the update only (off by one round)", """
-def halving_run(H, xs, ys):
-    alive = np.ones(len(H), dtype=bool)
-    predictions, sizes = [], []
-    for x, y in zip(xs, ys):
-        predictions.append(1 if 2 * int(H[alive, x].sum()) >= alive.sum() else 0)
-        sizes.append(int(alive.sum()))
-        alive = alive & (H[:, x] == y)
-    return predictions, sizes
-""", "sizes"),
-        ("predicts the label of the first alive hypothesis (Consistent, not Halving)", """
-def halving_run(H, xs, ys):
-    alive = np.ones(len(H), dtype=bool)
-    predictions, sizes = [], [len(H)]
-    for x, y in zip(xs, ys):
-        predictions.append(int(H[np.flatnonzero(alive)[0], x]))
-        alive = alive & (H[:, x] == y)
-        sizes.append(int(alive.sum()))
-    return predictions, sizes
-""", "Step 0'"),
-        ("records |V_t| before the update as |V_{t+1}|", """
-def halving_run(H, xs, ys):
-    alive = np.ones(len(H), dtype=bool)
-    predictions, sizes = [], [len(H)]
-    for x, y in zip(xs, ys):
-        predictions.append(1 if 2 * int(H[alive, x].sum()) >= alive.sum() else 0)
-        sizes.append(int(alive.sum()))
-        alive = alive & (H[:, x] == y)
-    return predictions, sizes
-""", "Step 0 "),
-    ],
-    ("lab2_ldim_soa", "q1"): [
-        ("one more than the recursion (counts levels, not edges)", """
-def ldim(V):
-    V = np.unique(V, axis=0)
-    if len(V) == 1:
-        return 1
-    best = 1
-    for x in range(V.shape[1]):
-        V0, V1 = V[V[:, x] == 0], V[V[:, x] == 1]
-        if len(V0) and len(V1):
-            best = max(best, 1 + min(ldim(V0), ldim(V1)))
-    return best
-""", "Step base"),
-        ("max instead of min of the two parts", """
-def ldim(V):
-    V = np.unique(V, axis=0)
-    if len(V) == 1:
-        return 0
-    best = 0
-    for x in range(V.shape[1]):
-        V0, V1 = V[V[:, x] == 0], V[V[:, x] == 1]
-        if len(V0) and len(V1):
-            best = max(best, 1 + max(ldim(V0), ldim(V1)))
-    return best
-""", "Step recursion"),
-        ("floor(log2 |V|), the upper bound, not the dimension", """
-def ldim(V):
-    return int(np.floor(np.log2(len(np.unique(V, axis=0)))))
-""", "Step recursion"),
-        ("the first splitting point instead of the best one", """
-def ldim(V):
-    V = np.unique(V, axis=0)
-    if len(V) == 1:
-        return 0
-    for x in range(V.shape[1]):
-        V0, V1 = V[V[:, x] == 0], V[V[:, x] == 1]
-        if len(V0) and len(V1):
-            return 1 + min(ldim(V0), ldim(V1))
-""", "Step recursion"),
-    ],
-    ("lab2_ldim_soa", "q2"): [
-        ("ties go to 0", """
-def soa_predict(H, alive, x, ldim):
-    V0, V1 = H[alive & (H[:, x] == 0)], H[alive & (H[:, x] == 1)]
-    l0 = ldim(V0) if len(V0) else -1
-    l1 = ldim(V1) if len(V1) else -1
-    return 1 if l1 > l0 else 0
-""", "Step rule"),
-        ("the majority vote (Halving, not SOA)", """
-def soa_predict(H, alive, x, ldim):
-    return 1 if 2 * int(H[alive, x].sum()) >= alive.sum() else 0
-""", "Step rule"),
-        ("the smaller dimension", """
-def soa_predict(H, alive, x, ldim):
-    V0, V1 = H[alive & (H[:, x] == 0)], H[alive & (H[:, x] == 1)]
-    l0 = ldim(V0) if len(V0) else -1
-    l1 = ldim(V1) if len(V1) else -1
-    return 1 if l1 <= l0 else 0
-""", "Step rule"),
-    ],
-    ("lab6_online_to_batch", "q1"): [
-        ("ties go to 0", """
-def halving_hypothesis(H, alive):
-    return (2 * H[alive].sum(axis=0) > alive.sum()).astype(int)
-""", "Step h"),
-        ("the vote of all of H", """
-def halving_hypothesis(H, alive):
-    return (2 * H.sum(axis=0) >= len(H)).astype(int)
-""", "Step h"),
-        ("the first alive hypothesis (Consistent)", """
-def halving_hypothesis(H, alive):
-    return H[np.flatnonzero(alive)[0]].astype(int)
-""", "Step h"),
-    ],
-    ("lab6_online_to_batch", "q2"): [
-        ("the probability of agreement", """
-def exact_risk(h, p, target):
-    return sum((p[x] for x in range(len(p)) if h[x] == target[x]), Fraction(0))
-""", "Step L"),
-        ("counts points, ignores p", """
-def exact_risk(h, p, target):
-    return Fraction(sum(int(a != b) for a, b in zip(h, target)), len(p))
-""", "Step L"),
-        ("a float", """
-def exact_risk(h, p, target):
-    return float(sum(p[x] for x in range(len(p)) if h[x] != target[x]))
-""", "exact number"),
-    ],
-    ("lab6_online_to_batch", "q3"): [
-        ("h_t after seeing x_t (off by one round)", """
-def random_iterate_risk(H, xs, p, target):
-    alive = np.ones(len(H), dtype=bool)
-    total = Fraction(0)
-    for x in xs:
-        alive = alive & (H[:, x] == H[target, x])
-        h = (2 * H[alive].sum(axis=0) >= alive.sum()).astype(int)
-        total += sum((p[j] for j in range(len(p)) if h[j] != H[target, j]), Fraction(0))
-    return total / len(xs)
-""", "Step 1"),
-        ("the last iterate's risk, not the average", """
-def random_iterate_risk(H, xs, p, target):
-    alive = np.ones(len(H), dtype=bool)
-    for x in xs[:-1]:
-        alive = alive & (H[:, x] == H[target, x])
-    h = (2 * H[alive].sum(axis=0) >= alive.sum()).astype(int)
-    return sum((p[j] for j in range(len(p)) if h[j] != H[target, j]), Fraction(0))
-""", "Step 1"),
-        ("divides by T + 1", """
-def random_iterate_risk(H, xs, p, target):
-    alive = np.ones(len(H), dtype=bool)
-    total = Fraction(0)
-    for x in xs:
-        h = (2 * H[alive].sum(axis=0) >= alive.sum()).astype(int)
-        total += sum((p[j] for j in range(len(p)) if h[j] != H[target, j]), Fraction(0))
-        alive = alive & (H[:, x] == H[target, x])
-    return total / (len(xs) + 1)
-""", "Step 1"),
-    ],
-    ("lab3_hedge", "q1"): [
-        ("exponentiates without subtracting the minimum (overflows on large losses)", """
-def hedge_distribution(L, eta):
-    w = np.exp(-eta * L)
-    return w / w.sum()
-""", "subtract min(L)"),
-        ("the wrong sign in the exponent", """
-def hedge_distribution(L, eta):
-    w = np.exp(eta * (L - L.max()))
-    return w / w.sum()
-""", "Step 1"),
-        ("not normalized", """
-def hedge_distribution(L, eta):
-    return np.exp(-eta * (L - L.min()))
-""", "Step 1"),
-        ("the rate doubled (a wrong constant)", """
-def hedge_distribution(L, eta):
-    w = np.exp(-2 * eta * (L - L.min()))
-    return w / w.sum()
-""", "Step 1"),
-    ],
-    ("lab3_hedge", "q2"): [
-        ("p_t from the losses up to round t (off by one round)", """
-def hedge_regret(losses, eta):
-    L = np.zeros(losses.shape[1])
-    expected = 0.0
-    for loss in losses:
-        L = L + loss
-        w = np.exp(-eta * (L - L.min()))
-        expected += (w / w.sum()) @ loss
-    return expected - L.min()
-""", "Step 0"),
-        ("against the worst expert", """
-def hedge_regret(losses, eta):
-    L = np.zeros(losses.shape[1])
-    expected = 0.0
-    for loss in losses:
-        w = np.exp(-eta * (L - L.min()))
-        expected += (w / w.sum()) @ loss
-        L = L + loss
-    return expected - L.max()
-""", "Step 0"),
-        ("the uniform distribution every round", """
-def hedge_regret(losses, eta):
-    return float(losses.mean(axis=1).sum() - losses.sum(axis=0).min())
-""", "Step 0"),
-    ],
-    ("lab4_perceptron_winnow", "q1"): [
-        ("updates only on a strictly negative score (w = 0 never moves)", """
-def perceptron_update(w, x, y):
-    return w + y * x if y * (w @ x) < 0 else w
-""", "Step 0"),
-        ("adds x without its label", """
-def perceptron_update(w, x, y):
-    return w + x if y * (w @ x) <= 0 else w
-""", "Step 3"),
-        ("updates on every round", """
-def perceptron_update(w, x, y):
-    return w + y * x
-""", "Step 0"),
-        ("a step of 1/2 (a wrong constant)", """
-def perceptron_update(w, x, y):
-    return w + 0.5 * y * x if y * (w @ x) <= 0 else w
-""", "Step 3"),
-    ],
-    ("lab4_perceptron_winnow", "q2"): [
-        ("predicts +1 only above d (the wrong tie rule)", """
-def winnow_update(w, x, y):
-    yhat = 1 if w @ x > len(w) else -1
-    if yhat == y:
-        return w
-    w = w.copy()
-    w[x == 1] = 2 * w[x == 1] if y == 1 else 0
-    return w
-""", "Step 0"),
-        ("promotes by adding 1", """
-def winnow_update(w, x, y):
-    yhat = 1 if w @ x >= len(w) else -1
-    if yhat == y:
-        return w
-    w = w.copy()
-    w[x == 1] = w[x == 1] + 1 if y == 1 else 0
-    return w
-""", "Step rule"),
-        ("triples (a wrong constant)", """
-def winnow_update(w, x, y):
-    yhat = 1 if w @ x >= len(w) else -1
-    if yhat == y:
-        return w
-    w = w.copy()
-    w[x == 1] = 3 * w[x == 1] if y == 1 else 0
-    return w
-""", "Step rule"),
-        ("never updates", """
-def winnow_update(w, x, y):
-    return w
-""", "Step 0"),
-    ],
-    ("lab5_projections_ogd", "q1"): [
-        ("projects onto the unit ball whatever B", """
-def project_ball(z, B):
-    n = np.linalg.norm(z)
-    return z if n <= 1 else z / n
-""", "Step P"),
-        ("always rescales to the sphere", """
-def project_ball(z, B):
-    return z * (B / np.linalg.norm(z))
-""", "Step P"),
-        ("no projection", """
-def project_ball(z, B):
-    return z
-""", "Step P"),
-    ],
-    ("lab5_projections_ogd", "q2"): [
-        ("clips to [-1, 1] whatever the box", """
-def project_box(z, lo, hi):
-    return np.clip(z, -1, 1)
-""", "Step P"),
-        ("scales the whole point (not the closest point)", """
-def project_box(z, lo, hi):
-    m = np.max(np.maximum(z / hi, z / lo))
-    return z if m <= 1 else z / m
-""", "Step P"),
-        ("clips below only", """
-def project_box(z, lo, hi):
-    return np.maximum(z, lo)
-""", "Step P"),
-    ],
-    ("lab5_projections_ogd", "q3"): [
-        ("clips at 0 and renormalizes", """
-def project_simplex(z):
-    w = np.maximum(z, 0)
-    return w / w.sum() if w.sum() > 0 else np.full(len(z), 1 / len(z))
-""", "Step P"),
-        ("softmax", """
-def project_simplex(z):
-    e = np.exp(z - z.max())
-    return e / e.sum()
-""", "Step P"),
-        ("one shift for every coordinate, then clips (theta of all coordinates)", """
-def project_simplex(z):
-    return np.maximum(z - (z.sum() - 1) / len(z), 0)
-""", "Step P"),
-    ],
-    ("lab5_projections_ogd", "q4"): [
-        ("steps up the gradient", """
-def ogd_step(w, v, eta, project):
-    return project(w + eta * v)
-""", "Step P"),
-        ("forgets the projection", """
-def ogd_step(w, v, eta, project):
-    return w - eta * v
-""", "Step P"),
-        ("projects before the step", """
-def ogd_step(w, v, eta, project):
-    return project(w) - eta * v
-""", "Step P"),
-    ],
-}
+def _cases(kind: str) -> dict[tuple[str, str], list[tuple]]:
+    import importlib
+
+    out = {}
+    for master in MASTERS:
+        module = importlib.import_module(f"lab_cases.{master.stem}")
+        for question, answers in getattr(module, kind, {}).items():
+            out[(master.stem, question)] = answers
+    return out
+
+
+WRONG = _cases("WRONG")
+RIGHT = _cases("RIGHT")
+
+
+def _questions(built_or_none=None) -> list[tuple[str, str]]:
+    """Every (lab, question) of the masters, read from their '# BEGIN QUESTION' cells."""
+    out = []
+    for master in MASTERS:
+        for cell in nbformat.read(master, as_version=4).cells:
+            m = re.match(r"# BEGIN QUESTION\nname: (\w+)", cell.source) if cell.cell_type == "raw" else None
+            if m:
+                out.append((master.stem, m[1]))
+    return out
+
+
+def test_every_question_has_three_wrong_answers_and_a_right_one_written_another_way():
+    for key in _questions():
+        assert len(WRONG.get(key, [])) >= 3, f"{key}: fewer than three typical wrong answers in tests/lab_cases"
+        assert len(RIGHT.get(key, [])) >= 1, f"{key}: no right answer written another way in tests/lab_cases"
 
 
 def _grade(built: dict, lab: str, question: str, env: dict):
@@ -477,7 +161,7 @@ def _grade(built: dict, lab: str, question: str, env: dict):
 def test_a_typical_wrong_answer_loses_points_and_its_feedback_names_the_step(built, lab, question, label, source, step):
     from fractions import Fraction
 
-    env = {"np": np, "Fraction": Fraction}
+    env = {"np": np, "Fraction": Fraction, "olkit": __import__("olkit")}
     exec(textwrap.dedent(source), env)
     graded = _grade(built, lab, question, env)
     assert graded.score < graded.possible, f"{label}: full marks for a wrong answer"
@@ -485,11 +169,93 @@ def test_a_typical_wrong_answer_loses_points_and_its_feedback_names_the_step(bui
     assert step in messages, f"{label}: the feedback does not name {step!r}: {messages[:800]}"
 
 
+@pytest.mark.parametrize("lab, question, label, source",
+                         [(lab, q, label, src) for (lab, q), answers in RIGHT.items() for label, src in answers],
+                         ids=[f"{lab}-{q}-{label.split(' (')[0]}" for (lab, q), answers in RIGHT.items()
+                              for label, _ in answers])
+def test_a_right_answer_written_another_way_gets_full_marks(built, lab, question, label, source):
+    from fractions import Fraction
+
+    env = {"np": np, "Fraction": Fraction, "olkit": __import__("olkit")}
+    nb = nbformat.read(built[lab]["solution"], as_version=4)
+    for cell in nb.cells:  # the reference answers of the other questions (a question may call them)
+        if cell.cell_type == "code" and cell.source.startswith("def "):
+            exec(cell.source, env)
+    exec(textwrap.dedent(source), env)
+    graded = _grade(built, lab, question, env)
+    assert graded.score == graded.possible > 0, [r.message for r in graded.test_case_results if not r.passed]
+
+
+# ----------------------------------------------------------------------------------------------
+# Proof-check labs (the student writes the checks; olkit.labs.proofcheck grades them by mutation): a
+# set of checks that cannot fail gets no points, and a set with one step left out loses exactly the
+# tests of the variants that only that step stops.
+
+VACUOUS = _cases("VACUOUS")
+MISSING = _cases("MISSING")
+
+
+def _env(built: dict, lab: str, source: str) -> dict:
+    from fractions import Fraction
+
+    import olkit
+
+    env = {"np": np, "Fraction": Fraction, "olkit": olkit}
+    exec(textwrap.dedent(source), env)
+    return env
+
+
+@pytest.mark.parametrize("lab, question", sorted(VACUOUS), ids=[f"{lab}-{q}" for lab, q in sorted(VACUOUS)])
+def test_checks_that_cannot_fail_get_no_points(built, lab, question):
+    graded = _grade(built, lab, question, _env(built, lab, VACUOUS[(lab, question)]))
+    assert graded.score == 0 < graded.possible, [(r.test_case.name, r.passed) for r in graded.test_case_results]
+    messages = " ".join(r.message or "" for r in graded.test_case_results)
+    assert "slipped through your checks" in messages and "def " not in messages, messages[:600]
+
+
+@pytest.mark.parametrize("lab, question, k", [(lab, q, k) for (lab, q), cases in sorted(MISSING.items())
+                                              for k in range(len(cases))],
+                         ids=[f"{lab}-{q}-{k}" for (lab, q), cases in sorted(MISSING.items()) for k in range(len(cases))])
+def test_one_step_missing_loses_exactly_the_variants_only_that_step_stops(built, lab, question, k):
+    source, lost = MISSING[(lab, question)][k]
+    graded = _grade(built, lab, question, _env(built, lab, source))
+    names = _test_names(ROOT / "labs" / f"{lab}.ipynb", question)  # otter names them "q1 - 1", "q1 - 2", ...
+    failed = {names[int(r.test_case.name.rsplit(" - ", 1)[1]) - 1] for r in graded.test_case_results if not r.passed}
+    assert failed == lost, f"failed {sorted(failed)}, expected {sorted(lost)}"
+    assert 0 < graded.score < graded.possible
+
+
+def test_every_proof_check_question_has_its_vacuous_and_missing_cases():
+    proof_check = [(m.stem, q) for m in MASTERS for q in _questions_of(m) if _is_proof_check(m, q)]
+    assert len({lab for lab, _ in proof_check}) >= 1
+    for key in proof_check:
+        assert key in VACUOUS and key in MISSING, f"{key}: no VACUOUS or MISSING case in tests/lab_cases"
+
+
+def _test_names(master: Path, question: str) -> list[str]:
+    """The names of a question's test functions in the master, in order (public first)."""
+    names = []
+    for cell in nbformat.read(master, as_version=4).cells:
+        if cell.cell_type == "code":
+            names += re.findall(rf"^def (test_{question}_\w+)\(", cell.source, re.M)
+    return names
+
+
+def _questions_of(master) -> list[str]:
+    return [q for lab, q in _questions() if lab == master.stem]
+
+
+def _is_proof_check(master, question: str) -> bool:
+    """A question whose tests grade checks by mutation (their calls name a broken variant)."""
+    text = master.read_text()
+    return bool(re.search(rf"def test_{question}_\w+\((\w+_checks)\)", text))
+
+
 @pytest.mark.parametrize("name", [m.stem for m in MASTERS])
 def test_the_reference_answers_pass_every_hidden_test_in_process(built, name):
     from fractions import Fraction
 
-    env = {"np": np, "Fraction": Fraction}
+    env = {"np": np, "Fraction": Fraction, "olkit": __import__("olkit")}
     nb = nbformat.read(built[name]["solution"], as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code" and cell.source.startswith("def "):
@@ -527,7 +293,7 @@ def test_the_untouched_student_notebook_runs_and_its_checks_report_failures(buil
     assert ename is None, f"{name}: the student notebook stops with {ename}: {evalue}"
     from fractions import Fraction
 
-    env = {"np": np, "Fraction": Fraction}
+    env = {"np": np, "Fraction": Fraction, "olkit": __import__("olkit")}
     nb = nbformat.read(built[name]["student"], as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code" and cell.source.startswith("def "):

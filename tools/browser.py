@@ -159,7 +159,7 @@ _OVERFLOW_JS = r"""
   for (const el of article.querySelectorAll(blocks)) {
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0 || el.closest('.olkit-animation')) continue;
-    const box = (el.closest('div.cell') || article).getBoundingClientRect();
+    const box = (el.closest('div.cell, div.full-width') || article).getBoundingClientRect();
     const cut = [];
     if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
       cut.push(`${el.scrollWidth - el.clientWidth} px scrolled out of view`);
@@ -181,7 +181,8 @@ _OVERFLOW_JS = r"""
 def check_overflow(page) -> list[str]:
     """No block is cut off: every code cell (folded ones opened), printed output, table, displayed formula
     and negative control fits the box it is drawn in (no sideways scrolling) and its column (the text
-    column, or the margin-wide column of a wide cell: ``_ext/wide_cells.py``), which fits the window.
+    column, or the margin-wide column of a wide cell, ``_ext/wide_cells.py``, or of another full-width
+    block such as a lab's public tests), which fits the window.
     Measured at the page's viewport (1280 px wide in the browser test)."""
     return [p for p in page.evaluate(_OVERFLOW_JS, _BLOCKS)]
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from .feedback import LabFeedback
 from .halving import check_halving_predict, check_halving_run, check_halving_update, halving_case
+from .halving_checks import check_halving_bound_checks, check_halving_rule_checks, halving_run_record
 from .hedge import check_hedge_distribution, check_hedge_regret, hedge_case
 from .ldim_soa import check_ldim, check_soa_predict, ldim_case, soa_case
 from .online_to_batch import batch_case, check_exact_risk, check_halving_hypothesis, check_random_iterate_risk
@@ -31,7 +32,9 @@ __all__ = [
     "batch_case",
     "check_exact_risk",
     "check_halving_hypothesis",
+    "check_halving_bound_checks",
     "check_halving_predict",
+    "check_halving_rule_checks",
     "check_halving_run",
     "check_halving_update",
     "check_hedge_distribution",
@@ -44,6 +47,7 @@ __all__ = [
     "check_soa_predict",
     "check_winnow_update",
     "halving_case",
+    "halving_run_record",
     "hedge_case",
     "ldim_case",
     "ogd_case",

@@ -13,6 +13,7 @@ from typing import Callable
 import numpy as np
 
 from ..proof import ProofStepError, fmt
+from .refs import RESULTS, cite, url
 
 __all__ = ["LabFeedback"]
 
@@ -26,16 +27,24 @@ def _round_of(err: ProofStepError) -> int | None:
     return int(m[1]) if m else None
 
 
-def _explain(err: ProofStepError, says: dict[str, Callable[[int | None, ProofStepError], str]]) -> LabFeedback:
-    """The failed step in words: the proof, the step and its claim, the round, both sides, and what the
-    lab's ``says[step]`` makes of them for the student's function."""
+def _explain(err: ProofStepError, says: dict[str, Callable[[int | None, ProofStepError], str]],
+             ref: str | None = None) -> LabFeedback:
+    """The failed step in words: the book's numbered result (``ref``, a label of :mod:`olkit.labs.refs`:
+    "Theorem 1.3, step 0'"), the step's claim, the round, both sides, what the lab's ``says[step]``
+    makes of them for the student's function, and where the result is in the book."""
     t = _round_of(err)
     where = f"in round {t}" if t is not None else f"at {err.round}"
-    text = (f"Step {err.step} of {err.proof} fails {where}: '{err.claim}' should hold, but the left side is "
-            f"{fmt(err.lhs)} and the right side {fmt(err.rhs)}.")
+    if ref is not None:
+        head = f"{cite(ref, err.step)} ({RESULTS[ref][2]}) fails {where}"
+    else:
+        head = f"Step {err.step} of {err.proof} fails {where}"
+    text = (f"{head}: '{err.claim}' should hold, but the left side is {fmt(err.lhs)} and the right side "
+            f"{fmt(err.rhs)}.")
     hint = says.get(err.step)
     if hint is not None:
         text += " " + hint(t, err)
+    if ref is not None:
+        text += f" ({cite(ref)} in the book: {url(ref)})"
     return LabFeedback(text)
 
 
@@ -58,3 +67,11 @@ def _label01(v, name: str, t: int) -> int:
         return int(v)
     raise LabFeedback(f"{name} returned {v!r} in round {t}; it must return the label 0 or 1"
                       + (" (is the function still '...'?)" if v is None or v is Ellipsis else ""))
+
+
+def _rule(name: str, t: int, rule: str, ref: str, got: str, want: str, why: str = "") -> LabFeedback:
+    """Feedback for a round where the student's function does not follow the rule the question states
+    (the update, the prediction, the tie rule), even if the proof's conclusion may still hold."""
+    return LabFeedback(f"In round {t} your {name} does not follow {rule} ({cite(ref)}): it gave {got}, the rule "
+                       f"gives {want}{'; ' + why if why else ''}. A different rule is a wrong answer even where "
+                       f"the bound still holds. ({cite(ref)} in the book: {url(ref)})")
