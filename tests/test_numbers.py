@@ -119,3 +119,22 @@ def test_the_check_catches_a_book_wide_number_and_a_stale_reference():
     stale = text[: ref.start(4)] + "9.9" + text[ref.end(4):]
     problems, _ = numbering_problems(html_dir, {doc: stale})
     assert any("reads " + ref.group(3) + " 9.9" in p for p in problems), problems
+
+
+@needs_build
+def test_the_labs_cite_the_numbers_and_pages_of_the_built_book():
+    """olkit.labs.refs, which the labs' feedback cites ("Theorem 1.3, step 0'" and its address), says what
+    the built book says: each label is on its page under its caption."""
+    from olkit.labs import refs
+
+    _, numbers = numbering_problems(built.wait())
+    where = {node_id: (doc, f"{kind} {number}") for (doc, node_id), (kind, number) in numbers.items()}
+    assert len(refs.RESULTS) >= 10
+    for label, (caption, page, _) in refs.RESULTS.items():
+        assert label in where, f"{label}: no such block in the built book"
+        assert where[label] == (page, caption), f"{label}: the book has {where[label]}, olkit.labs.refs {(page, caption)}"
+    import yaml
+
+    repo = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"].rstrip("/")
+    owner, name = repo.removeprefix("https://github.com/").split("/")
+    assert refs.BOOK_URL == f"https://{owner}.github.io/{name}/", "the published book is the repository's Pages site"
