@@ -13,6 +13,7 @@ Authors:
     python3 dev.py mutants [--modules finite,ellipsoid] [--sample 160]     # how strong are the checks (not CI)
     python3 dev.py othermachine   # nbval on every notebook with another CPU's numpy and BLAS code paths
     python3 dev.py lock     # re-pin requirements.lock from the current .venv
+    python3 dev.py dist     # olkit's sdist and wheel in _build/dist (the release)
     python3 dev.py reading  # code against prose, glued numbers, asserts per notebook: benchmarks/reading.md
 
 Both commands need only Python >= 3.11: they create ``.venv`` beside this file,
@@ -364,6 +365,31 @@ def cmd_othermachine(rest: list[str]) -> None:
     sh(PY, "-m", "pytest", "--nbval", "-q", "-p", "no:cacheprovider", *(rest or ["chapters"]), env=e)
 
 
+DIST = ROOT / "_build" / "dist"
+
+
+def dist(out: Path = DIST) -> list[Path]:
+    """olkit's sdist and wheel (version: olkit.__version__, the book's) into ``out``, built by uv from the
+    pinned set-up, offline."""
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    sh(BIN / "uv", "build", "--offline", "--quiet", "--out-dir", out, ROOT, env=env())
+    made = sorted(p for p in out.iterdir() if p.suffix in (".whl", ".gz"))
+    if len(made) != 2:
+        sys.exit(f"uv build made {[p.name for p in made]}, expected one sdist and one wheel")
+    return made
+
+
+def cmd_dist() -> None:
+    """_build/dist: olkit's sdist and wheel, the release that the Colab cells and the labs install."""
+    t0 = time.time()
+    setup()
+    for path in dist():
+        say(f"{path.relative_to(ROOT)} ({path.stat().st_size // 1024} KB)")
+    say(f"built in {time.time() - t0:.0f} s")
+
+
 def cmd_lock() -> None:
     setup()
     frozen = subprocess.run([PY, "-m", "pip", "freeze", "--exclude-editable"], check=True, capture_output=True, text=True).stdout
@@ -539,6 +565,8 @@ def main(argv: list[str]) -> None:
         cmd_execute(rest)
     elif cmd == "lock":
         cmd_lock()
+    elif cmd == "dist":
+        cmd_dist()
     elif cmd == "mutants":
         cmd_mutants(rest)
     elif cmd == "othermachine":
