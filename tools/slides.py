@@ -452,9 +452,11 @@ def deck(nb_path: Path, root: Path = ROOT, numbers_: dict | None = None, titles_
                     add(Slide(heading, f'<div class="block proof"><p class="caption">{title}'
                                        f'{" (continued)" if k else ""}</p>{part}</div>', "proof"))
                 continue
-            if block.kind == "admonition":
+            if block.kind in ("admonition", "erratum"):
                 flush_run()
-                add(Slide(heading, f'<div class="block admonition"><p class="caption">{r.inline(block.arg)}</p>'
+                caption = block.arg if block.kind == "admonition" else (
+                    "Erratum: " + (block.options.get("title") or block.options.get("place", "")))
+                add(Slide(heading, f'<div class="block admonition"><p class="caption">{r.inline(caption)}</p>'
                                    f'{r(block.text)}</div>', "admonition"))
                 continue
             notes.append(r(block.text))  # another directive: its text as notes
