@@ -245,8 +245,9 @@ def cmd_chapter(rest: list[str]) -> None:
     """Everything one chapter touches: its notebooks under nbval and the portability run, the tests that
     name its notebooks (its broken variants), the book-wide rules (book, reading, figures, layers, slides,
     numbers), and the strict build beside them."""
-    if not rest or not rest[0].isdigit() or not chapter_notebooks(rest[0]):
-        sys.exit("usage: python3 dev.py chapter N   (N: a chapter with notebooks under chapters/chN/)")
+    if not rest or not re.fullmatch(r"\d+|[A-Z]", rest[0]) or not chapter_notebooks(rest[0]):
+        sys.exit("usage: python3 dev.py chapter N   (N: a chapter with notebooks under chapters/chN/, or an "
+                 "appendix's letter, A)")
     n = rest[0]
     t0 = time.time()
     setup()

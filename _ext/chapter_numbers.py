@@ -9,19 +9,24 @@ order and stores ``env.toc_fignumbers[docname][figtype][id] = (n,)``); every wri
 cross-reference role (``{prf:ref}``, ``{ref}`` to an exercise, ``{numref}``) reads them from there. This
 extension runs right after the collector and renumbers each kind of block within each chapter, in the
 same order: the k-th theorem of chapter c (the documents under ``chapters/ch<c>/``) becomes (c, k),
-printed "Theorem c.k". Blocks outside the chapters keep their numbers. :func:`chapter_numbering` is the
+printed "Theorem c.k"; an appendix is a chapter with a letter (``chapters/chA/``: "Theorem A.1"). Blocks outside the chapters keep their numbers. :func:`chapter_numbering` is the
 pure part, tested in ``tests/test_numbers.py``.
 """
 from __future__ import annotations
 
 import re
 
-CHAPTER = re.compile(r"^chapters/ch(\d+)/")
+#: A chapter's documents: chapters/ch<c>/ with c a number, or a capital letter for an appendix
+#: (chapters/chA/: "Theorem A.1").
+CHAPTER = re.compile(r"^chapters/ch(\d+|[A-Z])/")
 
 
-def chapter_of(docname: str) -> int | None:
+def chapter_of(docname: str) -> int | str | None:
+    """The chapter of a document: its number, or an appendix's letter; None outside the chapters."""
     m = CHAPTER.match(docname)
-    return int(m.group(1)) if m else None
+    if not m:
+        return None
+    return int(m.group(1)) if m.group(1).isdigit() else m.group(1)
 
 
 def chapter_numbering(toc_fignumbers: dict) -> dict:
@@ -29,7 +34,7 @@ def chapter_numbering(toc_fignumbers: dict) -> dict:
     reading order) in which every number of a document in chapter c is (c, k): k counts that kind of
     block in chapter c, in the order of the old numbers."""
     out = {doc: {typ: dict(ids) for typ, ids in types.items()} for doc, types in toc_fignumbers.items()}
-    groups: dict[tuple[int, str], list[tuple[tuple, str, str]]] = {}
+    groups: dict[tuple[int | str, str], list[tuple[tuple, str, str]]] = {}
     for doc, types in toc_fignumbers.items():
         chapter = chapter_of(doc)
         if chapter is None:

@@ -113,10 +113,10 @@ def numbers(root: Path = ROOT) -> dict[str, tuple[str, str]]:
     ``:nonumber:`` blocks and cells tagged ``remove-cell``.  Unlabelled blocks count but are not listed."""
     out, count = {}, {}
     for doc in toc_docs(root):
-        m = re.match(r"chapters/ch(\d+)/", doc)
+        m = re.match(r"chapters/ch(\d+|[A-Z])/", doc)
         if not m:
             continue
-        chapter = int(m.group(1))
+        chapter = int(m.group(1)) if m.group(1).isdigit() else m.group(1)
         for cell in _cells(doc_path(doc, root)):
             if cell["cell_type"] != "markdown" or "remove-cell" in cell["metadata"].get("tags", []):
                 continue
