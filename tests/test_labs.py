@@ -93,7 +93,7 @@ def _fill(student: Path, answers: dict[str, str], dest: Path) -> Path:
 
 def test_a_wrong_answer_loses_its_points_through_the_autograder(built, tmp_path):
     """End to end: a Halving that breaks ties towards 0 keeps the other questions' points and loses
-    question 1's, and the autograder's feedback names step 0' and the round."""
+    question 1's, and the autograder's feedback names Theorem 1.3's step 0' and the round."""
     lab = built["lab1_halving"]
     ref = nbformat.read(lab["solution"], as_version=4)
     sources = {re.match(r"def (\w+)\(", c.source)[1]: c.source for c in ref.cells
@@ -104,7 +104,7 @@ def test_a_wrong_answer_loses_its_points_through_the_autograder(built, tmp_path)
     scores = _scores(results)
     assert scores["q1"][0] < scores["q1"][1] and scores["q2"][0] == scores["q2"][1], scores
     text = json.dumps(results)
-    assert "Step 0'" in text and "round 1" in text and "breaks towards 1" in text, text[:3000]
+    assert "Theorem 1.3, step 0'" in text and "round 1" in text and "breaks towards 1" in text, text[:3000]
 
 
 # ----------------------------------------------------------------------------------------------

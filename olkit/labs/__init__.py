@@ -11,6 +11,7 @@ for the student's function; otter-grader shows that sentence as the test's failu
 A lab's tests call these functions only, so the public and hidden tests differ by the stream alone.
 
 One module per lab: ``olkit.labs.halving`` (Lab 1), ``olkit.labs.ldim_soa`` (Lab 2),
+``olkit.labs.soa_checks`` (Lab 2b, a proof-check lab),
 ``olkit.labs.hedge`` (Lab 3), ``olkit.labs.perceptron_winnow`` (Lab 4),
 ``olkit.labs.projections_ogd`` (Lab 5) and ``olkit.labs.online_to_batch`` (Lab 6), with what they
 share in ``olkit.labs.feedback``.  A lab's tests call ``labs.check_...`` and ``labs.<lab>_case``,
@@ -26,6 +27,7 @@ from .ldim_soa import check_ldim, check_soa_predict, ldim_case, soa_case
 from .online_to_batch import batch_case, check_exact_risk, check_halving_hypothesis, check_random_iterate_risk
 from .perceptron_winnow import check_perceptron_update, check_winnow_update, perceptron_case, winnow_case
 from .projections_ogd import check_ogd_step, check_projection, ogd_case
+from .soa_checks import check_soa_bound_checks, check_soa_rule_checks, soa_run_record
 
 __all__ = [
     "LabFeedback",
@@ -44,7 +46,9 @@ __all__ = [
     "check_perceptron_update",
     "check_projection",
     "check_random_iterate_risk",
+    "check_soa_bound_checks",
     "check_soa_predict",
+    "check_soa_rule_checks",
     "check_winnow_update",
     "halving_case",
     "halving_run_record",
@@ -53,5 +57,6 @@ __all__ = [
     "ogd_case",
     "perceptron_case",
     "soa_case",
+    "soa_run_record",
     "winnow_case",
 ]

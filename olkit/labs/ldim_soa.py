@@ -1,7 +1,11 @@
 """Lab 2: the Littlestone dimension by its recursion, and SOA's prediction (Sections 2.1 and 2.2).
 
 The checks of this lab's questions and the streams they play ("public" for the student's own check,
-the others for grading); see :mod:`olkit.labs`.
+the others for grading); see :mod:`olkit.labs`.  The feedback cites the book's numbered results:
+Definition 2.2 (``ldim-def-ldim``: a single hypothesis has Ldim 0) and Lemma 2.1
+(``ldim-lem-recursion``: the recursion) for question 1; Lemma 2.4 (``ldim-lem-soa``: SOA's mistake
+bound, whose proof runs on the recorded run) and Algorithm 2.1 (``ldim-alg-soa``: the rule, checked
+round by round against the Ldim of the definition) for question 2.
 """
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ import numpy as np
 from ..classes import all_functions, thresholds
 from ..game import run
 from ..proof import Proof, ProofStepError, fmt
-from .feedback import LabFeedback, _call, _explain, _label01
+from .feedback import LabFeedback, _call, _explain, _label01, _rule
 
 __all__ = ["ldim_case", "check_ldim", "soa_case", "check_soa_predict"]
 
@@ -40,6 +44,11 @@ def ldim_case(case: str = "public") -> np.ndarray:
 def _rows_text(H: np.ndarray, mask: np.ndarray) -> str:
     rows = ["".join(map(str, r)) for r in H[mask]]
     return "{" + ", ".join(rows[:8]) + (", ..." if len(rows) > 8 else "") + "}"
+
+
+#: The numbered result each step of question 1 checks: a single hypothesis has Ldim 0 (Definition 2.2),
+#: the recursion (Lemma 2.1), and the value on the whole class (Definition 2.2, by the book's recursion).
+LDIM_REFS = {"base": "ldim-def-ldim", "recursion": "ldim-lem-recursion", "H": "ldim-def-ldim"}
 
 
 def check_ldim(ldim, case: str = "public") -> Proof:
@@ -105,7 +114,7 @@ def check_ldim(ldim, case: str = "public") -> Proof:
         "base": lambda t, e: "A class of one function (no point splits it) has Littlestone dimension 0.",
         "recursion": lambda t, e: why.get(str(e.round), ""),
     }
-    p = Proof("the definition of the Littlestone dimension (Section 2.1)")
+    p = Proof("Definition 2.2 and Lemma 2.1 (the Littlestone dimension and its recursion)")
     try:
         p.step("base", "ldim(V) = 0 when V holds one function", np.array(base), "==", 0,
                rounds=np.array(base_at, dtype=object))
@@ -115,7 +124,7 @@ def check_ldim(ldim, case: str = "public") -> Proof:
         p.step("H", "your ldim(H) = the book's", student(np.ones(m, dtype=bool)), "==",
                LdimByDefinition(H)(np.ones(m, dtype=bool)))
     except ProofStepError as err:
-        raise _explain(err, says) from None
+        raise _explain(err, says, ref=LDIM_REFS[err.step]) from None
     return p
 
 
@@ -144,11 +153,13 @@ def soa_case(case: str = "public") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return H, xs, H[target, xs].astype(np.int64)
 
 
-def check_soa_predict(soa_predict, case: str = "public") -> Proof:
+def check_soa_predict(soa_predict, case: str = "public") -> Proof | None:
     """SOA whose prediction is the student's ``soa_predict(H, alive, x, ldim)`` (``ldim``: the book's
-    Littlestone dimension of a 0/1 matrix), with the book's update: the rule (the label whose
-    restriction has the larger Ldim, 1 on a tie) and UML Lemma 21.7's proof
-    (:func:`olkit.soa.check_soa`)."""
+    Littlestone dimension of a 0/1 matrix), with the book's update, checked by the proof of Lemma 2.4
+    (UML Lemma 21.7, :func:`olkit.soa.check_soa`) on the recorded run, and then by the rule of
+    Algorithm 2.1 round by round: the label whose restriction has the larger Ldim (by the definition's
+    recursion, :class:`olkit.littlestone.LdimByDefinition`), 1 on a tie.  Returns the proof (None if the
+    run has no mistake, where steps 4 and 5 have no instance and the rule alone is checked)."""
     from ..littlestone import LdimByDefinition
     from ..soa import check_soa, soa_ldims
 
@@ -180,15 +191,33 @@ def check_soa_predict(soa_predict, case: str = "public") -> Proof:
             return {"ldim": book(self.alive), "V_size": int(self.alive.sum())}
 
     tr = run(_Learner(), xs, ys)
-    _, l0, l1 = soa_ldims(H, xs, ys, LdimByDefinition(H))
+    now, l0, l1 = soa_ldims(H, xs, ys, LdimByDefinition(H))
     rule = np.where(l1 > l0, 1, np.where(l0 > l1, 0, 1))
-    says = {"rule": lambda t, e: (f"In round {t} (x = {xs[t - 1]}) the hypotheses alive that label x with 0 have Ldim "
-                                  f"{l0[t - 1]}, those that label it 1 have Ldim {l1[t - 1]}; SOA predicts the label "
-                                  "with the larger Ldim (1 on a tie), here " + f"{rule[t - 1]}, and your soa_predict "
-                                  f"returned {fmt(e.lhs)}.")}
-    try:
-        p = Proof("the proof of SOA's mistake bound (Section 2.2)")
-        p.step("rule", "yhat_t = the label r with the larger Ldim(V_t(r)), 1 on a tie", tr.yhat, "==", rule)
-        return check_soa({case: (tr, H)}, "the proof of SOA's mistake bound (Section 2.2)")
-    except ProofStepError as err:
-        raise _explain(err, says) from None
+
+    def parts(t: int) -> str:
+        tie = ", a tie, which SOA breaks towards 1" if l0[t - 1] == l1[t - 1] else ""
+        return (f"in round {t} (x = {xs[t - 1]}) the hypotheses alive that label x with 0 have Ldim {l0[t - 1]}, "
+                f"those that label it 1 have Ldim {l1[t - 1]}{tie}")
+
+    def mistake(t, e):
+        if t is None:
+            return ("A mistake of SOA lowers Ldim(V_t) by at least one, because SOA predicts the part of larger "
+                    "Ldim: find the round where your soa_predict did not.")
+        y = ys[t - 1]
+        return (f"Your soa_predict returned {tr.yhat[t - 1]}: {parts(t)}, and the label was {y}, so the "
+                f"mistake kept the part of Ldim {(l0, l1)[y][t - 1]} while Ldim(V_t) = {now[t - 1]}; SOA "
+                f"predicts {rule[t - 1]}, and a mistake of SOA always keeps the part of smaller Ldim.")
+
+    says = {"4": mistake, "5": mistake, "6": mistake,
+            "bound": lambda t, e: ("SOA's mistakes each lower Ldim(V_t) by at least one, so there are at most "
+                                   "Ldim(H) of them; yours did not always predict the part of larger Ldim.")}
+    proof = None
+    if tr.M:  # steps 4 and 5 are about mistakes: a run without one has no instance of them
+        try:
+            proof = check_soa({"the run": (tr, H)}, "the proof of Lemma 2.4 (SOA's mistake bound)")
+        except ProofStepError as err:
+            raise _explain(err, says, ref="ldim-lem-soa") from None
+    for t in np.flatnonzero(tr.yhat != rule) + 1:
+        raise _rule("soa_predict", int(t), "SOA's rule, the label whose part V_t(r) has the larger Ldim with 1 "
+                    "on a tie", "ldim-alg-soa", f"{tr.yhat[t - 1]} on x = {xs[t - 1]}", str(rule[t - 1]), parts(int(t)))
+    return proof

@@ -1,6 +1,8 @@
 """The typical wrong answers of lab1_halving (tests/test_labs.py runs them through the lab's own test files).
 
-WRONG: per question, (what the answer gets wrong, its source, a phrase the feedback must contain).
+WRONG: per question, (what the answer gets wrong, its source, a phrase the feedback must contain): a
+failed step of Theorem 1.3's proof ("Theorem 1.3, step 0'"), or a round where the function does not
+follow the rule of Algorithm 1.3 that the question states ("does not follow").
 RIGHT: per question, (how the answer differs from the reference, its source): a right answer written
 another way, which must get full marks.
 """
@@ -11,16 +13,20 @@ WRONG = {
 def halving_predict(H, alive, x):
     ones = int(H[alive, x].sum())
     return 1 if 2 * ones > alive.sum() else 0
-""", "Step 0'"),
+""", "Theorem 1.3, step 0'"),
         ('votes of all of H, not of V_t', """
 def halving_predict(H, alive, x):
     return 1 if 2 * int(H[:, x].sum()) >= len(H) else 0
-""", "Step 0'"),
+""", "Theorem 1.3, step 0'"),
         ('the minority vote', """
 def halving_predict(H, alive, x):
     ones = int(H[alive, x].sum())
     return 0 if 2 * ones >= alive.sum() else 1
-""", "Step 0'"),
+""", "Theorem 1.3, step 0'"),
+        ('the mean rounded with np.round (half to even: ties go to 0)', """
+def halving_predict(H, alive, x):
+    return int(np.round(H[alive, x].mean()))
+""", "does not follow"),
         ('a float instead of a label', """
 def halving_predict(H, alive, x):
     return H[alive, x].mean()
@@ -30,15 +36,22 @@ def halving_predict(H, alive, x):
         ('forgets the version space (keeps every hypothesis that agrees with this label)', """
 def halving_update(H, alive, x, y):
     return H[:, x] == y
-""", 'Step 0 '),
+""", 'Theorem 1.3, step 0 ('),
         ('keeps the hypotheses that disagree', """
 def halving_update(H, alive, x, y):
     return alive & (H[:, x] != y)
-""", 'Step 0'),
+""", 'Theorem 1.3, step 0'),
         ('does not update', """
 def halving_update(H, alive, x, y):
     return alive
-""", 'Step 0 '),
+""", 'Theorem 1.3, step 0 ('),
+        ('indices into the alive rows used as indices into H', """
+def halving_update(H, alive, x, y):
+    keep = np.flatnonzero(H[alive, x] == y)
+    out = np.zeros(len(H), dtype=bool)
+    out[keep] = True
+    return out
+""", 'Theorem 1.3, step 0 ('),
         ('a list of indices instead of a mask', """
 def halving_update(H, alive, x, y):
     return np.flatnonzero(alive & (H[:, x] == y))
@@ -64,7 +77,7 @@ def halving_run(H, xs, ys):
         alive = alive & (H[:, x] == y)
         sizes.append(int(alive.sum()))
     return predictions, sizes
-""", "Step 0'"),
+""", "Theorem 1.3, step 0'"),
         ('records |V_t| before the update as |V_{t+1}|', """
 def halving_run(H, xs, ys):
     alive = np.ones(len(H), dtype=bool)
@@ -74,7 +87,7 @@ def halving_run(H, xs, ys):
         sizes.append(int(alive.sum()))
         alive = alive & (H[:, x] == y)
     return predictions, sizes
-""", 'Step 0 '),
+""", 'Theorem 1.3, step 0 ('),
     ],
 }
 
@@ -93,6 +106,11 @@ def halving_update(H, alive, x, y):
     for i in range(len(H)):
         out[i] = bool(alive[i]) and H[i, x] == y
     return out
+"""),
+        ('in place on the vector it is given', """
+def halving_update(H, alive, x, y):
+    alive[H[:, x] != y] = False
+    return alive
 """),
     ],
     "q3": [
