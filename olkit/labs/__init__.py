@@ -15,6 +15,8 @@ One module per lab: ``olkit.labs.halving`` (Lab 1), ``olkit.labs.ldim_soa`` (Lab
 ``olkit.labs.projections_ogd`` (Lab 5) and ``olkit.labs.online_to_batch`` (Lab 6), with what they
 share in ``olkit.labs.feedback``.  A lab's tests call ``labs.check_...`` and ``labs.<lab>_case``,
 importable from here.
+
+Labs 4b, 4c and 4d: ``olkit.labs.perceptron_checks``, ``olkit.labs.winnow_eta``, ``olkit.labs.kernel_perceptron``.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from .halving_checks import check_halving_bound_checks, check_halving_rule_check
 from .hedge import check_hedge_distribution, check_hedge_regret, hedge_case
 from .ldim_soa import check_ldim, check_soa_predict, ldim_case, soa_case
 from .online_to_batch import batch_case, check_exact_risk, check_halving_hypothesis, check_random_iterate_risk
+from .perceptron_checks import check_perceptron_bound_checks, check_perceptron_rule_checks, perceptron_run_record
 from .perceptron_winnow import check_perceptron_update, check_winnow_update, perceptron_case, winnow_case
 from .projections_ogd import check_ogd_step, check_projection, ogd_case
 
@@ -41,6 +44,8 @@ __all__ = [
     "check_hedge_regret",
     "check_ldim",
     "check_ogd_step",
+    "check_perceptron_bound_checks",
+    "check_perceptron_rule_checks",
     "check_perceptron_update",
     "check_projection",
     "check_random_iterate_risk",
@@ -52,6 +57,7 @@ __all__ = [
     "ldim_case",
     "ogd_case",
     "perceptron_case",
+    "perceptron_run_record",
     "soa_case",
     "winnow_case",
 ]
