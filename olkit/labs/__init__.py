@@ -29,6 +29,7 @@ from .online_to_batch import batch_case, check_exact_risk, check_halving_hypothe
 from .perceptron_checks import check_perceptron_bound_checks, check_perceptron_rule_checks, perceptron_run_record
 from .perceptron_winnow import check_perceptron_update, check_winnow_update, perceptron_case, winnow_case
 from .projections_ogd import check_ogd_step, check_projection, ogd_case
+from .winnow_eta import check_winnow_eta_predict, check_winnow_eta_update, winnow_eta_case
 
 __all__ = [
     "LabFeedback",
@@ -50,6 +51,8 @@ __all__ = [
     "check_projection",
     "check_random_iterate_risk",
     "check_soa_predict",
+    "check_winnow_eta_predict",
+    "check_winnow_eta_update",
     "check_winnow_update",
     "halving_case",
     "halving_run_record",
@@ -60,4 +63,5 @@ __all__ = [
     "perceptron_run_record",
     "soa_case",
     "winnow_case",
+    "winnow_eta_case",
 ]
