@@ -24,6 +24,7 @@ from .feedback import LabFeedback
 from .halving import check_halving_predict, check_halving_run, check_halving_update, halving_case
 from .halving_checks import check_halving_bound_checks, check_halving_rule_checks, halving_run_record
 from .hedge import check_hedge_distribution, check_hedge_regret, hedge_case
+from .kernel_perceptron import check_kernel_predict, check_kernel_update, kernel_case
 from .ldim_soa import check_ldim, check_soa_predict, ldim_case, soa_case
 from .online_to_batch import batch_case, check_exact_risk, check_halving_hypothesis, check_random_iterate_risk
 from .perceptron_checks import check_perceptron_bound_checks, check_perceptron_rule_checks, perceptron_run_record
@@ -43,6 +44,8 @@ __all__ = [
     "check_halving_update",
     "check_hedge_distribution",
     "check_hedge_regret",
+    "check_kernel_predict",
+    "check_kernel_update",
     "check_ldim",
     "check_ogd_step",
     "check_perceptron_bound_checks",
@@ -57,6 +60,7 @@ __all__ = [
     "halving_case",
     "halving_run_record",
     "hedge_case",
+    "kernel_case",
     "ldim_case",
     "ogd_case",
     "perceptron_case",
