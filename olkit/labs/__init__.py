@@ -10,53 +10,23 @@ for the student's function; otter-grader shows that sentence as the test's failu
 
 A lab's tests call these functions only, so the public and hidden tests differ by the stream alone.
 
-One module per lab: ``olkit.labs.halving`` (Lab 1), ``olkit.labs.ldim_soa`` (Lab 2),
-``olkit.labs.soa_checks`` (Lab 2b, a proof-check lab),
-``olkit.labs.hedge`` (Lab 3), ``olkit.labs.perceptron_winnow`` (Lab 4),
-``olkit.labs.projections_ogd`` (Lab 5) and ``olkit.labs.online_to_batch`` (Lab 6), with what they
-share in ``olkit.labs.feedback``.  A lab's tests call ``labs.check_...`` and ``labs.<lab>_case``,
-importable from here.
+One module per lab (``olkit.labs.halving`` for Lab 1, ``olkit.labs.halving_checks`` for Lab 1b, ...),
+with what they share in ``olkit.labs.feedback`` (the feedback), ``olkit.labs.refs`` (the book's numbered
+results the feedback cites) and ``olkit.labs.proofcheck`` (grading a student's proof checks by
+mutation).  Every name in a lab module's ``__all__`` is importable from here: a lab's tests call
+``labs.check_...`` and ``labs.<lab>_case``.  A new lab module needs no edit of this file.
 """
 from __future__ import annotations
 
-from .feedback import LabFeedback
-from .halving import check_halving_predict, check_halving_run, check_halving_update, halving_case
-from .halving_checks import check_halving_bound_checks, check_halving_rule_checks, halving_run_record
-from .hedge import check_hedge_distribution, check_hedge_regret, hedge_case
-from .ldim_soa import check_ldim, check_soa_predict, ldim_case, soa_case
-from .online_to_batch import batch_case, check_exact_risk, check_halving_hypothesis, check_random_iterate_risk
-from .perceptron_winnow import check_perceptron_update, check_winnow_update, perceptron_case, winnow_case
-from .projections_ogd import check_ogd_step, check_projection, ogd_case
-from .soa_checks import check_soa_bound_checks, check_soa_rule_checks, soa_run_record
+import importlib as _importlib
+import pkgutil as _pkgutil
 
-__all__ = [
-    "LabFeedback",
-    "batch_case",
-    "check_exact_risk",
-    "check_halving_hypothesis",
-    "check_halving_bound_checks",
-    "check_halving_predict",
-    "check_halving_rule_checks",
-    "check_halving_run",
-    "check_halving_update",
-    "check_hedge_distribution",
-    "check_hedge_regret",
-    "check_ldim",
-    "check_ogd_step",
-    "check_perceptron_update",
-    "check_projection",
-    "check_random_iterate_risk",
-    "check_soa_bound_checks",
-    "check_soa_predict",
-    "check_soa_rule_checks",
-    "check_winnow_update",
-    "halving_case",
-    "halving_run_record",
-    "hedge_case",
-    "ldim_case",
-    "ogd_case",
-    "perceptron_case",
-    "soa_case",
-    "soa_run_record",
-    "winnow_case",
-]
+__all__: list[str] = []
+for _info in sorted(_pkgutil.iter_modules(__path__), key=lambda m: m.name):
+    _module = _importlib.import_module(f"{__name__}.{_info.name}")
+    for _name in getattr(_module, "__all__", ()):
+        if _name in globals() and globals()[_name] is not getattr(_module, _name):
+            raise ImportError(f"olkit.labs: {_name} is defined twice ({_info.name} and another lab module)")
+        globals()[_name] = getattr(_module, _name)
+        __all__.append(_name)
+__all__ = sorted(set(__all__))

@@ -10,19 +10,29 @@ WRONG = {
         ('updates only on a strictly negative score (w = 0 never moves)', """
 def perceptron_update(w, x, y):
     return w + y * x if y * (w @ x) < 0 else w
-""", 'Step 0'),
+""", 'Theorem 4.1, step 0'),
         ('adds x without its label', """
 def perceptron_update(w, x, y):
     return w + x if y * (w @ x) <= 0 else w
-""", 'Step 3'),
+""", 'Theorem 4.1, step 3'),
         ('updates on every round', """
 def perceptron_update(w, x, y):
     return w + y * x
-""", 'Step 0'),
+""", 'Theorem 4.1, step 0'),
         ('a step of 1/2 (a wrong constant)', """
 def perceptron_update(w, x, y):
     return w + 0.5 * y * x if y * (w @ x) <= 0 else w
-""", 'Step 3'),
+""", 'Theorem 4.1, step 3'),
+        ('step size 2 (the bound still holds for any step size, but the rule is w + y x)', """
+def perceptron_update(w, x, y):
+    return w + 2 * y * x if y * (w @ x) <= 0 else w
+""", 'Theorem 4.1, step 3'),
+        ('a strict update that also skips the zero score of a tie after w has moved', """
+def perceptron_update(w, x, y):
+    if not w.any():
+        return w + y * x
+    return w + y * x if y * (w @ x) < 0 else w
+""", 'Theorem 4.1, step 0'),
     ],
     "q2": [
         ('predicts +1 only above d (the wrong tie rule)', """
@@ -33,7 +43,7 @@ def winnow_update(w, x, y):
     w = w.copy()
     w[x == 1] = 2 * w[x == 1] if y == 1 else 0
     return w
-""", 'Step 0'),
+""", 'Theorem 4.4, step 0'),
         ('promotes by adding 1', """
 def winnow_update(w, x, y):
     yhat = 1 if w @ x >= len(w) else -1
@@ -42,7 +52,7 @@ def winnow_update(w, x, y):
     w = w.copy()
     w[x == 1] = w[x == 1] + 1 if y == 1 else 0
     return w
-""", 'Step rule'),
+""", 'Theorem 4.4, step rule'),
         ('triples (a wrong constant)', """
 def winnow_update(w, x, y):
     yhat = 1 if w @ x >= len(w) else -1
@@ -51,11 +61,11 @@ def winnow_update(w, x, y):
     w = w.copy()
     w[x == 1] = 3 * w[x == 1] if y == 1 else 0
     return w
-""", 'Step rule'),
+""", 'Theorem 4.4, step rule'),
         ('never updates', """
 def winnow_update(w, x, y):
     return w
-""", 'Step 0'),
+""", 'Theorem 4.4, step 0'),
     ],
 }
 
