@@ -46,7 +46,7 @@ def _sources(app) -> dict[str, dict]:
     out = {}
     for key, entry in bib.entries.items():
         people = entry.persons.get("author", [])
-        last = [" ".join(p.last_names) for p in people]
+        last = [re.sub(r"[{}]", "", " ".join(p.last_names)) for p in people]  # {Course notes}
         authors = last[0] if len(last) == 1 else " and ".join(last) if len(last) == 2 else ", ".join(last[:-1]) + " and " + last[-1]
         title = re.sub(r"[{}]", "", entry.fields.get("title", ""))
         year = entry.fields.get("year", "n.d.")
