@@ -14,7 +14,7 @@ Where a source errs, the chapter says so in a box next to the numerical countere
 
 The argument is the source's key in ``references.bib``; ``:place:`` (the theorem, equation, section or
 page of the source), ``:says:``, ``:correction:`` and ``:witness:`` (the numerical counterexample, in one
-line) are required: a box without them stops the build.  The box shows "Erratum (<author, year>,
+line, as it reads on the errata page: no "below") are required: a box without them stops the build.  The box shows "Erratum (<author, year>,
 <place>)" or its ``:title:``, then its text.
 
 The page ``errata.md`` holds ``{errata-list}``, replaced when the book is written by every erratum of the
