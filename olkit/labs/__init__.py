@@ -22,6 +22,7 @@ from .feedback import LabFeedback
 from .halving import check_halving_predict, check_halving_run, check_halving_update, halving_case
 from .halving_checks import check_halving_bound_checks, check_halving_rule_checks, halving_run_record
 from .hedge import check_hedge_distribution, check_hedge_regret, hedge_case
+from .hedge_checks import check_hedge_bound_checks, check_hedge_round_checks, hedge_run_record
 from .ldim_soa import check_ldim, check_soa_predict, ldim_case, soa_case
 from .online_to_batch import batch_case, check_exact_risk, check_halving_hypothesis, check_random_iterate_risk
 from .perceptron_winnow import check_perceptron_update, check_winnow_update, perceptron_case, winnow_case
@@ -37,8 +38,10 @@ __all__ = [
     "check_halving_rule_checks",
     "check_halving_run",
     "check_halving_update",
+    "check_hedge_bound_checks",
     "check_hedge_distribution",
     "check_hedge_regret",
+    "check_hedge_round_checks",
     "check_ldim",
     "check_ogd_step",
     "check_perceptron_update",
@@ -49,6 +52,7 @@ __all__ = [
     "halving_case",
     "halving_run_record",
     "hedge_case",
+    "hedge_run_record",
     "ldim_case",
     "ogd_case",
     "perceptron_case",
