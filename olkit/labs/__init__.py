@@ -18,6 +18,7 @@ importable from here.
 """
 from __future__ import annotations
 
+from .doubling import check_doubling_block, check_doubling_run, doubling_case
 from .feedback import LabFeedback
 from .halving import check_halving_predict, check_halving_run, check_halving_update, halving_case
 from .halving_checks import check_halving_bound_checks, check_halving_rule_checks, halving_run_record
@@ -31,6 +32,8 @@ from .projections_ogd import check_ogd_step, check_projection, ogd_case
 __all__ = [
     "LabFeedback",
     "batch_case",
+    "check_doubling_block",
+    "check_doubling_run",
     "check_exact_risk",
     "check_halving_hypothesis",
     "check_halving_bound_checks",
@@ -49,6 +52,7 @@ __all__ = [
     "check_random_iterate_risk",
     "check_soa_predict",
     "check_winnow_update",
+    "doubling_case",
     "halving_case",
     "halving_run_record",
     "hedge_case",
