@@ -13,7 +13,9 @@ A lab's tests call these functions only, so the public and hidden tests differ b
 One module per lab: ``olkit.labs.halving`` (Lab 1), ``olkit.labs.ldim_soa`` (Lab 2),
 ``olkit.labs.hedge`` (Lab 3), ``olkit.labs.perceptron_winnow`` (Lab 4),
 ``olkit.labs.projections_ogd`` (Lab 5) and ``olkit.labs.online_to_batch`` (Lab 6), with what they
-share in ``olkit.labs.feedback``.  A lab's tests call ``labs.check_...`` and ``labs.<lab>_case``,
+share in ``olkit.labs.feedback``.
+Chapter 3's further labs: ``olkit.labs.hedge_checks`` (Lab 3b), ``olkit.labs.doubling`` (Lab 3c) and
+``olkit.labs.soa_experts`` (Lab 3d).  A lab's tests call ``labs.check_...`` and ``labs.<lab>_case``,
 importable from here.
 """
 from __future__ import annotations
@@ -28,6 +30,7 @@ from .ldim_soa import check_ldim, check_soa_predict, ldim_case, soa_case
 from .online_to_batch import batch_case, check_exact_risk, check_halving_hypothesis, check_random_iterate_risk
 from .perceptron_winnow import check_perceptron_update, check_winnow_update, perceptron_case, winnow_case
 from .projections_ogd import check_ogd_step, check_projection, ogd_case
+from .soa_experts import check_soa_expert, check_soa_experts_advice, soa_experts_case
 
 __all__ = [
     "LabFeedback",
@@ -50,6 +53,8 @@ __all__ = [
     "check_perceptron_update",
     "check_projection",
     "check_random_iterate_risk",
+    "check_soa_expert",
+    "check_soa_experts_advice",
     "check_soa_predict",
     "check_winnow_update",
     "doubling_case",
@@ -61,5 +66,6 @@ __all__ = [
     "ogd_case",
     "perceptron_case",
     "soa_case",
+    "soa_experts_case",
     "winnow_case",
 ]
