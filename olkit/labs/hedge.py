@@ -1,4 +1,5 @@
-"""Lab 3: Hedge on a loss matrix (Section 3.2; Mohri, Rostamizadeh and Talwalkar, Theorem 7.6).
+"""Lab 3: Hedge on a loss matrix (Algorithm 3.3 and Theorem 3.4 of the book; Mohri, Rostamizadeh and Talwalkar,
+Theorem 7.6).
 
 The checks of this lab's questions and the streams they play ("public" for the student's own check,
 the others for grading); see :mod:`olkit.labs`.
@@ -10,7 +11,7 @@ import math
 import numpy as np
 
 from ..proof import Proof, ProofStepError, fmt
-from .feedback import LabFeedback, _call, _explain
+from .feedback import LabFeedback, _call, _explain, _rule
 
 __all__ = ["hedge_case", "check_hedge_distribution", "check_hedge_regret"]
 
@@ -55,42 +56,82 @@ def _potential(L: np.ndarray, eta: float) -> np.ndarray:
 
 
 def _hedge_proof(losses: np.ndarray, eta: float, P: np.ndarray, title: str) -> Proof:
-    """Mohri et al. Theorem 7.6 on a run whose distributions are P (T x N): the steps of Section 3.2."""
+    """Theorem 3.4 (Mohri et al. Theorem 7.6) on a run whose distributions are P (T x N): the steps of the
+    book's proof that involve the learner, numbered as in the book (3: one round, with Hoeffding's lemma;
+    6: the lower bound on the potential; 7: the bound)."""
     T, N = losses.shape
     L = _cumulative(losses)
     Phi = _potential(L, eta)
-    mix = (P * losses).sum(axis=1)  # <p_t, l_t>
+    with np.errstate(invalid="ignore", over="ignore"):
+        mix = (P * losses).sum(axis=1)  # <p_t, l_t>
     regret = mix.sum() - L[-1].min()
-    rounds = np.array([f"round {t}, expert {i}" for t in range(1, T + 1) for i in range(1, N + 1)], dtype=object)
     p = Proof(title)
-    p.step("1", "p_{t,i} = exp(-eta L_{t-1,i}) / W_t", P, "==", _hedge_p(L[:-1], eta), tol=1e-9, rounds=rounds)
-    p.step("2", "Phi_{t+1} - Phi_t <= -eta <p_t, l_t> + eta^2/8 (Hoeffding's lemma)", Phi[1:] - Phi[:-1], "<=",
+    p.step("3", "Phi_{t+1} - Phi_t <= eta^2/8 - eta <p_t, l_t>", Phi[1:] - Phi[:-1], "<=",
            -eta * mix + eta**2 / 8 + 1e-12)
-    p.step("3", "Phi_{T+1} - Phi_1 >= -eta min_i L_{T,i} - ln N", Phi[-1] - Phi[0], ">=",
+    p.step("6", "Phi_{T+1} - Phi_1 >= -eta min_i L_{T,i} - ln N", Phi[-1] - Phi[0], ">=",
            -eta * L[-1].min() - math.log(N) - 1e-12, kind="identity", why="one expert's weight is part of W")
-    p.step("4", "Regret_T <= ln N / eta + eta T / 8", regret, "<=", math.log(N) / eta + eta * T / 8 + 1e-12)
+    p.step("7", "Regret_T <= ln N / eta + eta T / 8", regret, "<=", math.log(N) / eta + eta * T / 8 + 1e-12)
     return p
 
 
-def _hedge_says(losses: np.ndarray, eta: float, name: str) -> dict:
-    def dist(t, err):
-        L = _cumulative(losses)[t - 1]
-        return (f"In round {t} (cumulative losses L = {np.array2string(L, precision=3)}, eta = {fmt(eta)}) the "
-                f"weight of each expert is exp(-eta L_i) and {name} must return the weights divided by their "
-                f"sum; one of its probabilities is {fmt(err.lhs)}, where the book computes {fmt(err.rhs)}."
-                + (" Large eta L underflows: subtract min(L) before exponentiating." if not np.isfinite(err.lhs)
-                   else ""))
+_UNDERFLOW = "large eta L underflows: subtract min(L) before exponentiating"
 
+
+def _hedge_says(losses: np.ndarray, eta: float, P: np.ndarray, name: str) -> dict:
     def hoeffding(t, err):
-        return (f"The learner's expected loss in round {t} is too large for the potential's drop: are the "
-                "probabilities those of the experts with the smallest losses?")
+        if t is not None and not np.isfinite(P[t - 1]).all():
+            return (f"Your {name} returned {np.array2string(P[t - 1], precision=3)} in round {t}, which is not a "
+                    f"distribution: {_UNDERFLOW}.")
+        L = _cumulative(losses)[t - 1]
+        want = _hedge_p(L[None, :], eta)[0]
+        text = f"The learner's expected loss in round {t} is too large for the potential's drop."
+        if not np.allclose(P[t - 1], want, rtol=1e-7, atol=1e-9):
+            text += (f" Your {name} returned {np.array2string(P[t - 1], precision=4)} there, where Hedge plays "
+                     f"{np.array2string(want, precision=4)}: {_rule_why(P[t - 1], L, eta)}.")
+        return text
 
-    return {"1": dist, "2": hoeffding, "4": lambda t, err: "The regret exceeds the theorem's bound."}
+    return {"3": hoeffding, "7": lambda t, err: "The regret exceeds the theorem's bound."}
+
+
+def _rule_why(p: np.ndarray, L: np.ndarray, eta: float) -> str:
+    """What the student's distribution does differently, where it can be told from one round."""
+    if not np.isfinite(p).all():
+        return f"some of your probabilities are not finite numbers: {_UNDERFLOW}"
+    total = float(p.sum())
+    if abs(total - 1) > 1e-9:
+        return f"your probabilities sum to {fmt(total)}, not 1: divide the weights by their sum W_t"
+    if (p < 0).any():
+        return "a probability is negative"
+    spread = L - L.min()
+    keep = p > 1e-300
+    if keep.sum() >= 2 and np.ptp(spread[keep]) > 1e-9:
+        c = -np.polyfit(spread[keep], np.log(p[keep]), 1)[0]  # p_i ~ exp(-c L_i)
+        if c < -1e-9:
+            return "your probabilities grow with the loss: the weight is exp(-eta L_i), with a minus sign"
+        if abs(c - eta) > 1e-6 * max(1.0, eta):
+            return (f"your probabilities fall like exp(-c L_i) with c = {fmt(c)} = {fmt(c / eta)} eta; "
+                    f"Hedge's rate is eta = {fmt(eta)}")
+    return "each p_i must be exp(-eta L_i) divided by the sum of these weights"
+
+
+def _check_rule(name: str, losses: np.ndarray, eta: float, P: np.ndarray) -> None:
+    """Hedge's rule round by round: p_t = exp(-eta L_{t-1}) / W_t, up to rounding (1e-9)."""
+    L = _cumulative(losses)
+    want = _hedge_p(L[:-1], eta)
+    for t in range(1, len(losses) + 1):
+        p = P[t - 1]
+        if not (np.isfinite(p).all() and np.allclose(p, want[t - 1], rtol=1e-7, atol=1e-9)):
+            raise _rule(name, t, "Hedge's rule p_{t,i} = exp(-eta L_{t-1,i}) / W_t", "experts-alg-ewa",
+                        np.array2string(p, precision=4), np.array2string(want[t - 1], precision=4),
+                        f"with L_{{t-1}} = {np.array2string(L[t - 1], precision=3)} and eta = {fmt(eta)}, "
+                        + _rule_why(p, L[t - 1], eta))
 
 
 def check_hedge_distribution(hedge_distribution, case: str = "public") -> Proof:
     """Hedge whose distribution is the student's ``hedge_distribution(L, eta)`` (L: the cumulative
-    losses of the rounds before), played on a lab loss matrix and checked by the proof of Theorem 7.6."""
+    losses of the rounds before), played on a lab loss matrix, checked by the proof of Theorem 3.4 (Mohri
+    et al. Theorem 7.6) and then, round by round, against Hedge's rule (Algorithm 3.3): a distribution
+    whose run still meets the bound but is not exp(-eta L) / W is a wrong answer."""
     losses, eta = hedge_case(case)
     T, N = losses.shape
     L = _cumulative(losses)
@@ -104,9 +145,11 @@ def check_hedge_distribution(hedge_distribution, case: str = "public") -> Proof:
                               "probabilities of the experts" + (" (is the function still '...'?)" if p is None else ""))
         P[t - 1] = p
     try:
-        return _hedge_proof(losses, eta, P, "the proof of Hedge's regret bound (Section 3.2)")
+        proof = _hedge_proof(losses, eta, P, "the proof of Hedge's regret bound (Theorem 3.4)")
     except ProofStepError as err:
-        raise _explain(err, _hedge_says(losses, eta, "hedge_distribution")) from None
+        raise _explain(err, _hedge_says(losses, eta, P, "hedge_distribution"), ref="experts-thm-ewa") from None
+    _check_rule("hedge_distribution", losses, eta, P)
+    return proof
 
 
 def check_hedge_regret(hedge_regret, case: str = "public") -> Proof:
@@ -120,14 +163,14 @@ def check_hedge_regret(hedge_regret, case: str = "public") -> Proof:
     L = _cumulative(losses)
     P = _hedge_p(L[:-1], eta)
     book = float((P * losses).sum() - L[-1].min())
-    p = Proof("the proof of Hedge's regret bound (Section 3.2)")
+    p = Proof("the proof of Hedge's regret bound (Theorem 3.4)")
     try:
         p.step("0", "your regret = sum_t <p_t, l_t> - min_i L_{T,i}", float(out), "==", book, tol=1e-9)
-        p.step("4", "Regret_T <= ln N / eta + eta T / 8", float(out), "<=",
+        p.step("7", "Regret_T <= ln N / eta + eta T / 8", float(out), "<=",
                math.log(losses.shape[1]) / eta + eta * losses.shape[0] / 8 + 1e-12)
     except ProofStepError as err:
         says = {"0": lambda t, e: ("The regret is the learner's total expected loss, sum over rounds of "
                                    "<p_t, l_t> with p_t computed from the losses before round t only, minus "
                                    "the best expert's total loss.")}
-        raise _explain(err, says) from None
+        raise _explain(err, says, ref="experts-thm-ewa") from None
     return p

@@ -27,6 +27,7 @@ RESULTS: dict[str, tuple[str, str, str]] = {
     "experts-thm-ewa": ("Theorem 3.4", "chapters/ch3/3_2_exponential_weights", "Hedge's regret bound"),
     "experts-thm-doubling": ("Theorem 3.6", "chapters/ch3/3_2_exponential_weights", "the doubling trick"),
     "experts-alg-soa-experts": ("Algorithm 3.4", "chapters/ch3/3_3_lower_bounds_minimax", "SOA's experts"),
+    "experts-lem-mimic": ("Lemma 3.1", "chapters/ch3/3_3_lower_bounds_minimax", "every hypothesis has its expert"),
     "experts-thm-agnostic": ("Theorem 3.10", "chapters/ch3/3_3_lower_bounds_minimax",
                              "agnostic online learning with SOA's experts"),
     "alg-perceptron": ("Algorithm 4.1", "chapters/ch4/4_1_perceptron", "the Perceptron"),

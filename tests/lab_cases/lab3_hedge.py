@@ -16,16 +16,21 @@ def hedge_distribution(L, eta):
 def hedge_distribution(L, eta):
     w = np.exp(eta * (L - L.max()))
     return w / w.sum()
-""", 'Step 1'),
+""", 'Theorem 3.4, step 3'),
         ('not normalized', """
 def hedge_distribution(L, eta):
     return np.exp(-eta * (L - L.min()))
-""", 'Step 1'),
+""", 'not 1: divide the weights by their sum'),
         ('the rate doubled (a wrong constant)', """
 def hedge_distribution(L, eta):
     w = np.exp(-2 * eta * (L - L.min()))
     return w / w.sum()
-""", 'Step 1'),
+""", '= 2 eta'),
+        ('the rate halved: a run that still meets the bound, but not Hedge', """
+def hedge_distribution(L, eta):
+    w = np.exp(-eta / 2 * (L - L.min()))
+    return w / w.sum()
+""", 'does not follow'),
     ],
     "q2": [
         ('p_t from the losses up to round t (off by one round)', """
@@ -37,7 +42,7 @@ def hedge_regret(losses, eta):
         w = np.exp(-eta * (L - L.min()))
         expected += (w / w.sum()) @ loss
     return expected - L.min()
-""", 'Step 0'),
+""", 'Theorem 3.4, step 0'),
         ('against the worst expert', """
 def hedge_regret(losses, eta):
     L = np.zeros(losses.shape[1])
@@ -47,11 +52,11 @@ def hedge_regret(losses, eta):
         expected += (w / w.sum()) @ loss
         L = L + loss
     return expected - L.max()
-""", 'Step 0'),
+""", 'Theorem 3.4, step 0'),
         ('the uniform distribution every round', """
 def hedge_regret(losses, eta):
     return float(losses.mean(axis=1).sum() - losses.sum(axis=0).min())
-""", 'Step 0'),
+""", 'Theorem 3.4, step 0'),
     ],
 }
 
@@ -61,6 +66,14 @@ RIGHT = {
 def hedge_distribution(L, eta):
     from scipy.special import softmax
     return softmax(-eta * np.asarray(L, dtype=float))
+"""),
+        ("log space: exp(-eta L - logsumexp(-eta L)), in place", """
+def hedge_distribution(L, eta):
+    from scipy.special import logsumexp
+    x = -eta * np.asarray(L, dtype=float)
+    x -= logsumexp(x)
+    np.exp(x, out=x)
+    return x
 """),
     ],
     "q2": [
