@@ -15,6 +15,9 @@ One module per lab: ``olkit.labs.halving`` (Lab 1), ``olkit.labs.ldim_soa`` (Lab
 ``olkit.labs.projections_ogd`` (Lab 5) and ``olkit.labs.online_to_batch`` (Lab 6), with what they
 share in ``olkit.labs.feedback``.  A lab's tests call ``labs.check_...`` and ``labs.<lab>_case``,
 importable from here.
+
+Chapters 5 and 6 also have ``olkit.labs.ogd_checks`` (Lab 5b), ``olkit.labs.eg`` (Lab 5c),
+``olkit.labs.o2b_checks`` (Lab 6b) and ``olkit.labs.clopper_pearson`` (Lab 6c).
 """
 from __future__ import annotations
 
@@ -26,9 +29,28 @@ from .ldim_soa import check_ldim, check_soa_predict, ldim_case, soa_case
 from .online_to_batch import batch_case, check_exact_risk, check_halving_hypothesis, check_random_iterate_risk
 from .perceptron_winnow import check_perceptron_update, check_winnow_update, perceptron_case, winnow_case
 from .projections_ogd import check_ogd_step, check_projection, ogd_case
+from .ogd_checks import OGDRun, check_ogd_bound_checks, check_ogd_step_checks, ogd_run_record
+from .eg import check_eg_regret, check_eg_update, eg_case
+from .o2b_checks import O2BRun, check_o2b_bound_checks, check_o2b_identity_checks, o2b_run_record
+from .clopper_pearson import check_clopper_pearson, check_refutes, cp_case, refute_case
 
 __all__ = [
     "LabFeedback",
+    "check_clopper_pearson",
+    "check_refutes",
+    "cp_case",
+    "refute_case",
+    "O2BRun",
+    "check_o2b_bound_checks",
+    "check_o2b_identity_checks",
+    "o2b_run_record",
+    "check_eg_regret",
+    "check_eg_update",
+    "eg_case",
+    "OGDRun",
+    "check_ogd_bound_checks",
+    "check_ogd_step_checks",
+    "ogd_run_record",
     "batch_case",
     "check_exact_risk",
     "check_halving_hypothesis",
