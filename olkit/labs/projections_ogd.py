@@ -1,7 +1,17 @@
-"""Lab 5: projections and one step of online gradient descent (Section 5.1; UML Theorem 21.15).
+"""Lab 5: projections and one step of online gradient descent (Section 5.1: Algorithm 5.1 and Theorem 5.1
+of the book; Shalev-Shwartz and Ben-David 2014, Theorem 21.15).
 
 The checks of this lab's questions and the streams they play ("public" for the student's own check,
-the others for grading); see :mod:`olkit.labs`.
+the others for grading); see :mod:`olkit.labs`.  Each check plays OGD with the student's function on
+linear losses and then
+
+1. runs the proof of Theorem 5.1 (``olkit.oco_proof.ogd_proof``) on the recorded run: a step of the
+   bound's chain (1 to 6) that fails is explained with its number and round;
+2. checks the rule of Algorithm 5.1 round by round: w_{t+1} = Proj(w_t - eta v_t), the point of the set
+   closest to z_t = w_t - eta v_t, against an independent projection (the ball's closed form, clipping,
+   a bisection for the simplex) within 1e-9 per coordinate, so that a bisection or a sort gives the
+   same point.  A different rule is a wrong answer even where the bound still holds (a step that
+   forgets the projection keeps OGD's bound, for instance).
 """
 from __future__ import annotations
 
@@ -9,10 +19,14 @@ from typing import Callable
 
 import numpy as np
 
-from ..proof import Proof, ProofStepError, fmt
-from .feedback import LabFeedback, _call, _explain
+from ..proof import _CONTROL, Proof, fmt
+from .feedback import LabFeedback, _call, _explain, _rule
 
 __all__ = ["ogd_case", "check_projection", "check_ogd_step"]
+
+#: The rule's tolerance: the largest coordinate error of w_{t+1} against the projection of z_t
+#: (step P of the chapter's table uses the same).
+TOL = 1e-9
 
 
 def ogd_case(kind: str, case: str = "public"):
@@ -55,42 +69,104 @@ class _StudentOGD:
         self.t += 1
 
 
-def _ogd_check(kind: str, case: str, step: Callable, name: str, what: str) -> Proof:
+class _Failures:
+    """Collects the steps of a proof that fail (olkit.proof's negative-control hook), so that the check
+    can tell a broken bound (steps 1-6) from a broken rule (step P) on the same run."""
+
+    def __init__(self):
+        self.errors: list = []
+
+    def _record(self, proof, err, kind: str) -> None:
+        if kind == "check":
+            self.errors.append(err)
+
+
+def _collect(make: Callable):
+    """``make()`` with every failing check recorded instead of raised: (its result, the failures)."""
+    failures = _Failures()
+    token = _CONTROL.set(failures)
+    try:
+        out = make()
+    finally:
+        _CONTROL.reset(token)
+    return out, failures.errors
+
+
+def _vec(a) -> str:
+    return np.array2string(np.asarray(a, dtype=float), precision=3, suppress_small=True)
+
+
+def _ogd_check(kind: str, case: str, step: Callable, name: str, rule: str) -> Proof:
     from .. import convex, oco, oco_proof
 
     K, G, eta = ogd_case(kind, case)
     tr = oco.play(_StudentOGD(K, eta, step, name), [convex.Linear(g) for g in G])
-    U = np.vstack([K.start, oco_proof.random_points(K, 20, np.random.default_rng(0))])
+    Z = tr.w[:-1] - eta * G  # z_t = w_t - eta v_t, recomputed from the points and the losses
+    proj = oco_proof.plain_projection(K, Z)  # the independent projection (a bisection on the simplex)
+    err_t = np.abs(tr.w[1:] - proj).max(axis=1)
+
+    def departs(t: int) -> str:
+        return (f"In round {t} z_t = w_t - eta v_t is {_vec(Z[t - 1])}; its projection onto {K!r} is "
+                f"{_vec(proj[t - 1])}, but your {name} gave w_{{t+1}} = {_vec(tr.w[t])}")
+
+    def first_departure() -> int | None:
+        bad = np.flatnonzero(err_t > TOL)
+        return int(bad[0]) + 1 if bad.size else None
+
+    def hint(why: str):
+        def say(t, e):
+            s = first_departure()
+            return (f"{why} {departs(s)}, the first round where w_{{t+1}} is not the closest point of the set "
+                    "to z_t." if s is not None else why)
+        return say
+
     says = {
-        "P": lambda t, e: (f"In round {t} the point z_t = w_t - eta v_t is {np.array2string(tr.record['z'][t - 1], precision=3)}; "
-                           f"the next point must be its projection onto {K!r}, the point of the set closest to "
-                           f"z_t, but {what} gave {np.array2string(tr.w[t], precision=3)} (distance "
-                           f"{fmt(e.lhs)} from the projection)."),
+        "1": hint("Step 1 is the convexity of the losses at w_t."),
+        "2": hint("Step 2 holds because w_{t+1} is the projection of z_t (Lemma 5.1: a projection moves no "
+                  "point of the set farther away)."),
+        "4": hint("Step 4 combines steps 2 and 3, so it holds when w_{t+1} is the projection of z_t."),
+        "5": hint("The regret exceeds the telescoped bound."),
+        "6": hint("The regret exceeds the theorem's bound."),
     }
-    try:
-        p, _, _, _ = oco_proof.ogd_proof(K, "linear", G, None, eta, tr, U, f"the proof of OGD's regret bound on a {kind} "
-                                   "(Section 5.1)")
-    except ProofStepError as err:
-        raise _explain(err, says) from None
+    U = np.vstack([K.start, oco_proof.random_points(K, 20, np.random.default_rng(0))])
+    title = f"Theorem 5.1 (OGD's regret bound) on a {kind}"
+    (p, _, _, _), failed = _collect(lambda: oco_proof.ogd_proof(K, "linear", G, None, eta, tr, U, title))
+    bound = [e for e in failed if e.step not in ("0", "P")]
+    if bound:  # the chain of the proof breaks on this run
+        raise _explain(bound[0], says, ref="thm-ogd")
+    t = first_departure()
+    if t is not None:  # the bound held, but the run is not OGD's: a different rule
+        dist = float(np.linalg.norm(tr.w[t] - proj[t - 1]))
+        raise _rule(name, t, rule, "alg-ogd", f"w_{{t+1}} = {_vec(tr.w[t])}", _vec(proj[t - 1]),
+                    f"z_t = w_t - eta v_t = {_vec(Z[t - 1])}, and the projection is the point of {K!r} closest "
+                    f"to z_t (your point is {fmt(dist)} away from it)")
+    if failed:  # cannot happen: step P is the rule above, step 0 the recorded z_t the check computes
+        raise _explain(failed[0], says, ref="thm-ogd")
     return p
 
 
 def check_projection(project, kind: str, case: str = "public") -> Proof:
     """OGD on the ``kind`` set whose projection is the student's: ``project(z)`` for the simplex,
     ``project(z, B)`` for the ball of radius B, ``project(z, lo, hi)`` for the box; checked by the
-    proof of OGD's regret bound (step P compares each w_{t+1} with the exact projection of z_t)."""
+    proof of Theorem 5.1 and, round by round, by the rule: w_{t+1} is the point of the set closest to
+    z_t (within 1e-9 per coordinate)."""
     K, _, _ = ogd_case(kind, case)
     extra = {"ball": lambda: (K.B,), "box": lambda: (K.lo.copy(), K.hi.copy()), "simplex": lambda: ()}[kind]()
     name = f"project_{kind}"
 
     def step(w, v, eta):
-        return _call(project, name, 0, w - eta * v, *extra)
+        return project(w - eta * v, *extra)
 
-    return _ogd_check(kind, case, step, name, f"your {name}")
+    rule = {"ball": "the projection onto the ball, z min(1, B/||z||)",
+            "box": "the projection onto the box, each coordinate clipped to [lo_i, hi_i]",
+            "simplex": "the projection onto the simplex, max(z_i - theta, 0) with the coordinates summing to 1"}[kind]
+    return _ogd_check(kind, case, step, name, rule)
 
 
 def check_ogd_step(ogd_step, kind: str = "ball", case: str = "public") -> Proof:
     """OGD whose step is the student's ``ogd_step(w, v, eta, project)`` (``project``: the book's exact
-    projection onto the set), checked by the proof of OGD's regret bound."""
+    projection onto the set), checked by the proof of Theorem 5.1 and by the rule of Algorithm 5.1,
+    w_{t+1} = Proj(w_t - eta v_t), round by round."""
     K, _, _ = ogd_case(kind, case)
-    return _ogd_check(kind, case, lambda w, v, eta: ogd_step(w, v, eta, K.project), "ogd_step", "your ogd_step")
+    return _ogd_check(kind, case, lambda w, v, eta: ogd_step(w, v, eta, K.project), "ogd_step",
+                      "OGD's step w_{t+1} = Proj(w_t - eta v_t)")

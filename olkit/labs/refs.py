@@ -44,6 +44,8 @@ RESULTS: dict[str, tuple[str, str, str]] = {
     "thm-eg": ("Theorem 5.5", "chapters/ch5/5_2_horizon_curvature_simplex", "exponentiated gradient"),
     "thm-o2b-expectation": ("Theorem 6.1", "chapters/ch6/6_1_online_to_batch", "online to batch"),
     "thm-o2b-713": ("Theorem 6.3", "chapters/ch6/6_2_high_probability", "online to batch with high probability"),
+    "lem-o2b-azuma": ("Lemma 6.1", "chapters/ch6/6_2_high_probability",
+                      "the average risk of an online learner with high probability"),
 }
 
 

@@ -11,60 +11,60 @@ WRONG = {
 def project_ball(z, B):
     n = np.linalg.norm(z)
     return z if n <= 1 else z / n
-""", 'Step P'),
+""", 'Theorem 5.1, step 2'),
         ('always rescales to the sphere', """
 def project_ball(z, B):
     return z * (B / np.linalg.norm(z))
-""", 'Step P'),
+""", 'Theorem 5.1, step 2'),
         ('no projection', """
 def project_ball(z, B):
     return z
-""", 'Step P'),
+""", 'does not follow'),
     ],
     "q2": [
         ('clips to [-1, 1] whatever the box', """
 def project_box(z, lo, hi):
     return np.clip(z, -1, 1)
-""", 'Step P'),
+""", 'does not follow'),
         ('scales the whole point (not the closest point)', """
 def project_box(z, lo, hi):
     m = np.max(np.maximum(z / hi, z / lo))
     return z if m <= 1 else z / m
-""", 'Step P'),
+""", 'Theorem 5.1, step 2'),
         ('clips below only', """
 def project_box(z, lo, hi):
     return np.maximum(z, lo)
-""", 'Step P'),
+""", 'does not follow'),
     ],
     "q3": [
         ('clips at 0 and renormalizes', """
 def project_simplex(z):
     w = np.maximum(z, 0)
     return w / w.sum() if w.sum() > 0 else np.full(len(z), 1 / len(z))
-""", 'Step P'),
+""", 'Theorem 5.1, step 2'),
         ('softmax', """
 def project_simplex(z):
     e = np.exp(z - z.max())
     return e / e.sum()
-""", 'Step P'),
+""", 'Theorem 5.1, step 2'),
         ('one shift for every coordinate, then clips (theta of all coordinates)', """
 def project_simplex(z):
     return np.maximum(z - (z.sum() - 1) / len(z), 0)
-""", 'Step P'),
+""", 'does not follow'),
     ],
     "q4": [
         ('steps up the gradient', """
 def ogd_step(w, v, eta, project):
     return project(w + eta * v)
-""", 'Step P'),
+""", 'Theorem 5.1, step 2'),
         ('forgets the projection', """
 def ogd_step(w, v, eta, project):
     return w - eta * v
-""", 'Step P'),
+""", 'does not follow'),
         ('projects before the step', """
 def ogd_step(w, v, eta, project):
     return project(w) - eta * v
-""", 'Step P'),
+""", 'Theorem 5.1, step 2'),
     ],
 }
 
@@ -75,6 +75,14 @@ def project_ball(z, B):
     z = np.asarray(z, dtype=float)
     n = np.sqrt(z @ z)
     return z * min(1.0, B / n) if n > 0 else z
+"""),
+        ('in place, on a copy', """
+def project_ball(z, B):
+    w = np.array(z, dtype=float)
+    n = float(np.sqrt(np.sum(w ** 2)))
+    if n > B:
+        w *= B / n
+    return w
 """),
     ],
     "q2": [
@@ -95,6 +103,15 @@ def project_simplex(z):
         else:
             hi = theta
     return np.maximum(z - (lo + hi) / 2, 0)
+"""),
+        ('a shorter bisection (60 halvings), which the 1e-9 tolerance of the rule lets pass', """
+def project_simplex(z):
+    z = np.asarray(z, dtype=float)
+    lo, hi = z.min() - 1.0, z.max()
+    for _ in range(60):
+        theta = (lo + hi) / 2
+        lo, hi = (theta, hi) if np.maximum(z - theta, 0).sum() > 1 else (lo, theta)
+    return np.maximum(z - hi, 0)
 """),
     ],
     "q4": [

@@ -10,25 +10,25 @@ WRONG = {
         ('ties go to 0', """
 def halving_hypothesis(H, alive):
     return (2 * H[alive].sum(axis=0) > alive.sum()).astype(int)
-""", 'Step h'),
+""", 'does not follow'),
         ('the vote of all of H', """
 def halving_hypothesis(H, alive):
     return (2 * H.sum(axis=0) >= len(H)).astype(int)
-""", 'Step h'),
+""", 'does not follow'),
         ('the first alive hypothesis (Consistent)', """
 def halving_hypothesis(H, alive):
     return H[np.flatnonzero(alive)[0]].astype(int)
-""", 'Step h'),
+""", 'Theorem 6.1, step 3'),
     ],
     "q2": [
         ('the probability of agreement', """
 def exact_risk(h, p, target):
     return sum((p[x] for x in range(len(p)) if h[x] == target[x]), Fraction(0))
-""", 'Step L'),
+""", 'Theorem 6.1, step 2'),
         ('counts points, ignores p', """
 def exact_risk(h, p, target):
     return Fraction(sum(int(a != b) for a, b in zip(h, target)), len(p))
-""", 'Step L'),
+""", 'Theorem 6.1, step 2'),
         ('a float', """
 def exact_risk(h, p, target):
     return float(sum(p[x] for x in range(len(p)) if h[x] != target[x]))
@@ -44,7 +44,7 @@ def random_iterate_risk(H, xs, p, target):
         h = (2 * H[alive].sum(axis=0) >= alive.sum()).astype(int)
         total += sum((p[j] for j in range(len(p)) if h[j] != H[target, j]), Fraction(0))
     return total / len(xs)
-""", 'Step 1'),
+""", 'does not follow'),
         ("the last iterate's risk, not the average", """
 def random_iterate_risk(H, xs, p, target):
     alive = np.ones(len(H), dtype=bool)
@@ -52,7 +52,7 @@ def random_iterate_risk(H, xs, p, target):
         alive = alive & (H[:, x] == H[target, x])
     h = (2 * H[alive].sum(axis=0) >= alive.sum()).astype(int)
     return sum((p[j] for j in range(len(p)) if h[j] != H[target, j]), Fraction(0))
-""", 'Step 1'),
+""", 'does not follow'),
         ('divides by T + 1', """
 def random_iterate_risk(H, xs, p, target):
     alive = np.ones(len(H), dtype=bool)
@@ -62,7 +62,17 @@ def random_iterate_risk(H, xs, p, target):
         total += sum((p[j] for j in range(len(p)) if h[j] != H[target, j]), Fraction(0))
         alive = alive & (H[:, x] == H[target, x])
     return total / (len(xs) + 1)
-""", 'Step 1'),
+""", 'does not follow'),
+        ('the chance that h_r is right, not that it errs', """
+def random_iterate_risk(H, xs, p, target):
+    alive = np.ones(len(H), dtype=bool)
+    total = Fraction(0)
+    for x in xs:
+        h = (2 * H[alive].sum(axis=0) >= alive.sum()).astype(int)
+        total += sum((p[j] for j in range(len(p)) if h[j] == H[target, j]), Fraction(0))
+        alive = alive & (H[:, x] == H[target, x])
+    return total / len(xs)
+""", 'Theorem 6.1, step 4'),
     ],
 }
 

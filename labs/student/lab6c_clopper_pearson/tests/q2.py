@@ -1,0 +1,12 @@
+from otter.test_files import test_case
+
+OK_FORMAT = False
+
+name = "q2"
+points = 3
+
+@test_case(points=None, hidden=False)
+def test_q2_public(refutes):
+    from olkit import labs
+    labs.check_refutes(refutes, 'public')
+
