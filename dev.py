@@ -298,7 +298,9 @@ def start_build(strict: bool) -> threading.Thread:
             say(f"the book built (strict) in {time.time() - t0:.0f} s beside the tests; its log: {BUILD_LOG}")
         except (subprocess.CalledProcessError, SystemExit, OSError) as err:
             state = f"failed ({err})"
-        BUILD_STATUS.write_text(state)
+        partial = BUILD_STATUS.with_suffix(".partial")  # written whole, then renamed: never read half-written
+        partial.write_text(state)
+        os.replace(partial, BUILD_STATUS)
 
     thread = threading.Thread(target=run, name="book-build")
     thread.start()
