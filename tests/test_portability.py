@@ -60,7 +60,7 @@ def _chapter_class(chapter: str) -> type:
     def test_outputs_survive_last_bit_perturbation(self, nb, seed):
         _check_portable(nb, seed)
 
-    name = f"TestPortability{chapter.capitalize()}"
+    name = f"TestPortability{chapter[:1].upper()}{chapter[1:]}"  # ch1 -> TestPortabilityCh1, chA -> ...ChA
     return type(name, (), {"test_outputs_survive_last_bit_perturbation": test_outputs_survive_last_bit_perturbation})
 
 

@@ -78,7 +78,7 @@ def test_decks_number_every_block_as_the_book_does(decks):
     seen = 0
     for stem, page in decks.items():
         for label, caption in re.findall(r'data-label="([^"]+)">\s*<h2>.*?</h2>\s*<div class="block [a-z]+">'
-                                         r'<p class="caption">([A-Z][a-z]+ [\d.]+)', page, re.S):
+                                         r'<p class="caption">([A-Z][a-z]+ [A-Z]?[\d.]+)', page, re.S):
             assert caption == book[label], f"{stem}: {label} is {caption} in the deck, {book[label]} in the book"
             seen += 1
     # every numbered block and exercise of the book, counted from the notebooks' sources (not by the
