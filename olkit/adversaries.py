@@ -459,10 +459,12 @@ def worst_case_mistakes(H, make_learner, max_size: int = 24) -> int | float:
             return memo[key]
         best = 0.0
         learner = learner_after(history)
+        cols = A[V]  # the labels that V gives every point, one row per hypothesis
+        agree = (cols.min(axis=0) == cols.max(axis=0)).tolist()
         for x in range(A.shape[1]):
-            col = A[V, x]
+            col = cols[:, x]
             yhat = learner.predict(x)
-            if col.min() == col.max():  # V agrees on x: the label is forced
+            if agree[x]:  # V agrees on x: the label is forced
                 if yhat != col[0]:
                     memo[key] = float("inf")
                     return float("inf")

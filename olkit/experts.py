@@ -529,5 +529,8 @@ def two_expert_expected_regret(T: int) -> Fraction:
     """E|S_T| / 2 for a simple random walk S_T, exactly: the expected regret of *every* learner against
     the random losses of Mohri et al. Theorem 7.5, and (Cover 1965) the minimax regret of the game."""
     T = int_at_least(T, "T", 0)
-    total = sum(abs(2 * k - T) * math.comb(T, k) for k in range(T + 1))
+    total, c = 0, 1  # c = comb(T, k), from the one before it (exact integers, as math.comb gives)
+    for k in range(T + 1):
+        total += abs(2 * k - T) * c
+        c = c * (T - k) // (k + 1)
     return Fraction(total) / 2 ** (T + 1)

@@ -354,14 +354,29 @@ def quad(x, A) -> float:
     return dot(x, matvec(A, x))
 
 
+def _sum_sq(v: np.ndarray) -> float:
+    """np.sum(v * v), the same float: numpy adds fewer than 8 terms from 0 in order (its pairwise sum
+    starts at 8), which a short vector does here in Python floats, without numpy's cost per call."""
+    if v.ndim == 1 and v.size < 8:
+        s = 0.0
+        for a in v.tolist():
+            s += a * a
+        return s
+    return float(np.add.reduce(v * v, axis=None))  # np.sum's reduction, without its overhead
+
+
 def tie_scale(w, X) -> np.ndarray | float:
     """||w|| ||x||, the Cauchy-Schwarz scale of <w, x>, for one x (shape (d,)) or one per row of X."""
     w = np.asarray(w, dtype=float)
     X = np.asarray(X, dtype=float)
-    nw = math.sqrt(float(np.add.reduce(w * w, axis=None)))  # np.sum's reduction, without its overhead
+    nw = math.sqrt(_sum_sq(w))
     if X.ndim == 1:
-        return nw * math.sqrt(float(np.add.reduce(X * X, axis=None)))
+        return nw * math.sqrt(_sum_sq(X))
     return nw * np.sqrt(np.add.reduce(X * X, axis=1))
+
+
+#: Scalars that :func:`sign` recognizes without asking numpy for their number of dimensions
+_SCALAR_TYPES = frozenset({float, int, np.float64})
 
 
 def sign(s, scale, rtol: float | None = None):
@@ -369,7 +384,8 @@ def sign(s, scale, rtol: float | None = None):
 
     Works elementwise on arrays (returning an int64 array) and on scalars (returning an int).
     """
-    if np.ndim(s) == 0 and np.ndim(scale) == 0:  # the scalar case, without array overhead (same result)
+    scalars = type(s) in _SCALAR_TYPES and type(scale) in _SCALAR_TYPES  # cheaper than np.ndim
+    if scalars or (np.ndim(s) == 0 and np.ndim(scale) == 0):  # the scalar case, without array overhead
         s_f, tol_f = float(s), (TIE_RTOL if rtol is None else rtol) * float(scale)
         return 1 if s_f > tol_f else -1 if s_f < -tol_f else 0
     s_arr = np.asarray(s, dtype=float)

@@ -35,6 +35,7 @@ The Standard Optimal Algorithm and the game of Lemma 21.6, which ask this module
 from __future__ import annotations
 
 import math
+import operator
 from typing import Sequence
 
 import numpy as np
@@ -64,6 +65,7 @@ MIN_LOCAL_WIDTH = 256
 MIN_LOCAL_K = 4
 
 _BIG = 1 << 30
+_first = operator.itemgetter(0)
 
 
 def _bitsets(H: np.ndarray) -> list[int]:
@@ -198,7 +200,7 @@ class _Search:
             return False
         need = 1 << (k - 1)
         splitting: list[tuple[int, int]] = []
-        cands: list[tuple[int, int, int]] = []
+        cands: list[tuple[int, int, int, int]] = []
         seen: set[int] = set()
         for x, c in active:
             V1 = V & c
@@ -206,19 +208,24 @@ class _Search:
             if 0 < s1 < size and V1 not in seen:
                 seen.add(V1)
                 splitting.append((x, c))
-                s = min(s1, size - s1)
+                s = s1 if 2 * s1 <= size else size - s1  # the smaller part's size
                 if s >= need:
-                    cands.append((s, x, V1))
-        cands.sort(key=lambda t: -t[0])
-        for _, x, V1 in cands:
+                    cands.append((s, x, V1, s1))
+        cands.sort(key=_first, reverse=True)  # largest smaller part first; stable among equals
+        lb, ub, j = self.lb, self.ub, k - 1
+        for _, x, V1, s1 in cands:
             V0 = V & ~V1
-            small, large = (V1, V0) if V1.bit_count() <= V0.bit_count() else (V0, V1)
-            if self.ge(small, k - 1, splitting) and self.ge(large, k - 1, splitting):
-                self.lb[V] = max(self.lb.get(V, -1), k)
-                if self.split.get(V, (0, -1))[1] < k:
-                    self.split[V] = (x, k)
-                return True
-        self.ub[V] = min(self.ub.get(V, _BIG), k - 1)
+            small, large = (V1, V0) if 2 * s1 <= size else (V0, V1)
+            # ge(W, j) answered from the memo where it can be (its first checks), else searched
+            if lb.get(small, -1) < j and (ub.get(small, _BIG) < j or not self.ge(small, j, splitting)):
+                continue
+            if lb.get(large, -1) < j and (ub.get(large, _BIG) < j or not self.ge(large, j, splitting)):
+                continue
+            lb[V] = max(lb.get(V, -1), k)
+            if self.split.get(V, (0, -1))[1] < k:
+                self.split[V] = (x, k)
+            return True
+        ub[V] = min(ub.get(V, _BIG), k - 1)
         return False
 
     def ldim(self, V: int) -> int:
@@ -341,6 +348,9 @@ class LdimByDefinition:
         self.H = check_class(H).astype(bool)
         self.memo: dict[bytes, int] = {}
         self.max_nodes = int(max_nodes)
+        # the columns h(x) and their complements, each contiguous (a column of H is strided)
+        self._ones = [np.ascontiguousarray(c) for c in self.H.T]
+        self._zeros = [~c for c in self._ones]
 
     def __call__(self, mask) -> int:
         """Ldim of the rows selected by the boolean ``mask`` (or by row indices)."""
@@ -355,7 +365,7 @@ class LdimByDefinition:
         return self._L(m)
 
     def _L(self, mask: np.ndarray) -> int:
-        size = int(mask.sum())
+        size = int(np.count_nonzero(mask))
         if size <= 1:
             return size - 1
         key = np.packbits(mask).tobytes()
@@ -367,14 +377,17 @@ class LdimByDefinition:
         cap = size.bit_length() - 1  # floor(log2 |V|)
         ones = self.H[mask].sum(axis=0)
         small = np.minimum(ones, size - ones)  # size of the smaller part of each split
+        split = small > 0
+        order = np.flatnonzero(split)[np.argsort(-small[split], kind="stable")]  # balanced splits first
+        small_of = small.tolist()
         best = 0
-        for x in np.flatnonzero(small > 0)[np.argsort(-small[small > 0], kind="stable")]:  # balanced splits first
-            if int(small[x]).bit_length() <= best:
+        for x in order.tolist():
+            if small_of[x].bit_length() <= best:
                 break  # 1 + Ldim(smaller part) <= 1 + floor(log2 |smaller part|) <= best, here and for all later x
-            a = self._L(mask & self.H[:, x])
+            a = self._L(mask & self._ones[x])
             if 1 + a <= best:
                 continue
-            best = max(best, 1 + min(a, self._L(mask & ~self.H[:, x])))
+            best = max(best, 1 + min(a, self._L(mask & self._zeros[x])))
             if best == cap:
                 break
         self.memo[key] = best

@@ -92,6 +92,17 @@ def fmt(v: float) -> str:
     return f"{v:.4g}"
 
 
+def _table_place(shape: tuple, flat: int) -> str:
+    """The name of entry ``flat`` (0-based, row-major) of a table of instances (round x expert,
+    update x feature, ...): by row and column (1-based), not by its position in the flattened table;
+    a step passes ``rounds=`` for other names.  Made only for the entry where a step fails."""
+    i = [int(k) + 1 for k in np.unravel_index(flat, shape)]
+    dims = " x ".join(map(str, shape))
+    if len(shape) == 2:
+        return f"row {i[0]}, column {i[1]} of the {dims} table"
+    return f"index ({', '.join(map(str, i))}) of the {dims} table"
+
+
 @dataclass
 class _Row:
     step: str
@@ -180,17 +191,10 @@ class Proof:
         L, R = L.ravel(), R.ravel()
         single = L.size == 1
         shape = np.broadcast_shapes(np.shape(lhs), np.shape(rhs))
+        table = shape if rounds is None and len(shape) >= 2 else None
         if rounds is not None:
             labels = np.broadcast_to(np.asarray(rounds), L.shape).ravel()
-        elif len(shape) >= 2:
-            # a table of instances (round x expert, update x feature, ...): name the place by row and
-            # column (1-based), not by its position in the flattened table; pass rounds= for other names
-            idx = np.indices(shape).reshape(len(shape), -1) + 1
-            dims = " x ".join(map(str, shape))
-            labels = np.array([f"row {i[0]}, column {i[1]} of the {dims} table" if len(shape) == 2
-                               else f"index ({', '.join(map(str, i))}) of the {dims} table" for i in idx.T],
-                              dtype=object)
-        else:
+        else:  # positions 1, 2, ...; in a table, named by row and column when a step fails (below)
             labels = np.arange(1, L.size + 1)
         if where is not None:
             shape = np.broadcast_shapes(np.shape(where), np.shape(lhs), np.shape(rhs))
@@ -216,7 +220,7 @@ class Proof:
                 slack = 0.0
         if not ok.all():
             i = int(np.argmin(ok))
-            lab = labels[i]
+            lab = labels[i] if table is None else _table_place(table, int(labels[i]) - 1)
             if rounds is None:
                 where_txt = "the run" if single else lab if isinstance(lab, str) else f"round {lab}"
             else:

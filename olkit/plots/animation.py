@@ -129,6 +129,13 @@ def animate(fig, draw: Callable, frames: Sequence, *, interval: int = 400, title
         raise ValueError(f"frames must hold 1 to {MAX_FRAMES} values (subsample a long run); got {len(frames)}")
     interval = int_at_least(interval, "interval", 1)
     dpi = int_at_least(dpi, "dpi", 10)
+    if not hasattr(fig.canvas, "print_png"):
+        # A figure closed in pyplot has a bare canvas, and savefig would make a new Agg canvas for
+        # every frame: a new renderer each time, whose text and mathtext caches start empty (most of
+        # a frame's time is laying out the same tick labels again).  One Agg canvas for all frames.
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
     anim = FuncAnimation(fig, draw, frames=frames, init_func=lambda: None, interval=interval,
                          repeat=False, cache_frame_data=False)
     # Animation.save redraws the canvas after each frame (draw_idle) and the writer's savefig renders it
