@@ -300,6 +300,9 @@ def broken(tmp_path_factory):
     text = text[:pre] + "long = " + "'x' * 10 + " * 12 + "'x'\n" + text[pre:]
     wide = text.index('<div class="cell tag_full-width docutils container">')
     text = text[:wide] + '<div class="cell docutils container">' + text[wide + len('<div class="cell tag_full-width docutils container">'):]
+    # an inline formula too long for its line, in a proof (which clips it at its edge)
+    proof = text.index("</p>", text.index('<div class="proof theorem admonition"'))
+    text = text[:proof] + " " + MATH + r"\(" + "+".join(["a_{12345}"] * 40) + r"\)</span>" + text[proof:]
     text = text.replace("</head>", '<style>html[data-theme="dark"] table.olkit-proof caption { color: #303030; }</style></head>', 1)
     text = text.replace("</body>", '<script>console.error("planted error")</script>' + unclickable +
                                    '<img src="https://example.invalid/tracker.png" alt=""></body>')
@@ -343,10 +346,11 @@ def test_dropdown_check_fails_when_a_click_does_not_open_the_solution(broken):
 
 
 @needs_browser
-def test_overflow_check_fails_on_a_long_line_and_on_a_wide_cell_kept_in_the_column(broken):
+def test_overflow_check_fails_on_a_long_line_a_wide_cell_kept_in_the_column_and_a_long_formula(broken):
     cut = broken[PAGE]["overflow"]
     assert any("long = 'x' * 10" in p and "scrolled out of view" in p for p in cut), cut
     assert len(cut) >= 2, f"the cell that lost its margin is cut off too: {cut}"
+    assert any(p.startswith("mjx-container") and "a12345+a12345" in p for p in cut), f"the long inline formula: {cut}"
     assert broken[OTHER]["overflow"] == [], "the unbroken page fits"
 
 

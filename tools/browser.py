@@ -144,7 +144,7 @@ def check_dropdowns(page) -> list[str]:
 
 #: What the overflow check measures: every block a reader reads whole (code, printed output, tables,
 #: displayed formulas, the negative controls), in the chapters' cells and in the prose.
-_BLOCKS = ("pre, div.highlight, div.cell_output div.output, table, div.math, mjx-container[display='true'], "
+_BLOCKS = ("pre, div.highlight, div.cell_output div.output, table, div.math, mjx-container, "
            "div.olkit-control")
 
 _OVERFLOW_JS = r"""
@@ -164,6 +164,14 @@ _OVERFLOW_JS = r"""
     if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
       cut.push(`${el.scrollWidth - el.clientWidth} px scrolled out of view`);
     if (r.right > box.right + 1) cut.push(`${Math.round(r.right - box.right)} px past its column`);
+    // a box between it and its column that clips (a proof, an admonition): an inline formula too long
+    // for its line is cut off at the box's edge, although it stays within the column
+    for (let a = el.parentElement; a && a !== article && !cut.length; a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if (cs.overflowX === 'visible' || a.scrollWidth > a.clientWidth + 1) continue;  // scrollers are measured above
+      const ar = a.getBoundingClientRect();
+      if (r.right > ar.right + 1) cut.push(`${Math.round(r.right - ar.right)} px past the edge of ${a.tagName.toLowerCase()}.${String(a.className).split(/\s+/)[0]}, which clips it`);
+    }
     if (box.right > limit + 1) cut.push(`its column ends ${Math.round(box.right - limit)} px past the window`);
     if (cut.length) {
       const where = el.closest('[id]');
@@ -179,8 +187,9 @@ _OVERFLOW_JS = r"""
 
 
 def check_overflow(page) -> list[str]:
-    """No block is cut off: every code cell (folded ones opened), printed output, table, displayed formula
-    and negative control fits the box it is drawn in (no sideways scrolling) and its column (the text
+    """No block is cut off: every code cell (folded ones opened), printed output, table, formula (displayed
+    or inline: within a proof or an admonition, which clip what passes their edge) and negative control
+    fits the box it is drawn in (no sideways scrolling) and its column (the text
     column, or the margin-wide column of a wide cell, ``_ext/wide_cells.py``, or of another full-width
     block such as a lab's public tests), which fits the window.
     Measured at the page's viewport (1280 px wide in the browser test)."""
