@@ -4,7 +4,7 @@ Public names used by the book's notebooks are importable from here; they are
 kept stable once published.  A new public name is imported below, once: ``__all__`` is made from the
 names imported here (tests/test_book.py checks that each has a docstring and an API entry).
 """
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 from types import ModuleType as _ModuleType
 

@@ -29,7 +29,9 @@ def test_notebook_invariants(nb: Path):
     install, setup = "".join(code[0]["source"]), "".join(code[1]["source"])
     # the Colab install cell comes first, removed from the HTML; the imports stay visible
     assert '"google.colab" in sys.modules' in install
-    assert f"olkit @ git+{REPO}@v{olkit.__version__}" in install, "Colab install must pin the repository and olkit's version"
+    v = olkit.__version__
+    wheel = f"olkit @ {REPO}/releases/download/v{v}/olkit-{v}-py3-none-any.whl"
+    assert wheel in install, "Colab installs the release of olkit's version: the wheel that dev.py dist builds"
     assert code[0]["metadata"].get("tags") == ["remove-cell"], "the Colab install cell is tagged remove-cell"
     assert "google.colab" not in setup and "import olkit" in setup
     assert not code[1]["metadata"].get("tags"), "the imports cell is shown"

@@ -6,6 +6,7 @@ the Colab cells).
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -66,6 +67,23 @@ def test_the_wheel_runs_a_chapter_notebook_in_a_fresh_environment(built, tmp_pat
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
     assert re.search(r"\d+ passed", run.stdout)
+
+
+def test_colab_cells_and_labs_install_the_wheel_of_this_release(built):
+    """The chapters' Colab cells and the labs' set-up cells install the wheel that ``dev.py dist`` builds,
+    as the release of this version carries it (the same file the fresh-venv test above installs)."""
+    import yaml
+
+    v = olkit.__version__
+    repo = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
+    wheel = next(p for p in built if p.suffix == ".whl")
+    url = f"{repo}/releases/download/v{v}/{wheel.name}"
+    notebooks = sorted((ROOT / "chapters").rglob("*.ipynb")) + sorted((ROOT / "labs").glob("*.ipynb"))
+    assert len(notebooks) >= 20
+    for nb in notebooks:
+        cells = [c for c in json.loads(nb.read_text())["cells"] if c["cell_type"] == "code"]
+        first = "".join(cells[0]["source"])
+        assert f'"olkit @ {url}"' in first and "git+" not in first, f"{nb.name} does not install {url}"
 
 
 def test_one_version_everywhere():
