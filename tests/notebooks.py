@@ -65,7 +65,8 @@ def _run_cells(cells: list[str], cwd: str, conn) -> None:
         sink.truncate()
         err = res.error_before_exec or res.error_in_exec
         if err is not None:
-            result = (type(err).__name__, str(err))
+            first = source.strip().splitlines()[0] if source.strip() else ""
+            result = (type(err).__name__, f"{err} [in the cell that begins {first!r}]")
             break
     conn.send(result)
     conn.close()
@@ -105,6 +106,14 @@ def run_broken(notebook: str | Path, patch: str, timeout: int = 300, skip_animat
         if proc.is_alive():
             proc.kill()
         proc.join()
+
+
+def stopped_by_recomputation(ename: str, evalue: str, cell: str) -> bool:
+    """True if an ``assert`` of the check cell that begins with ``cell`` stopped the run: a cell that
+    recomputes what olkit computes (a learner, a stream, a distribution) by its definition, without
+    olkit, and so stops a broken variant before the proof's own step does (``run_broken`` names the
+    cell that raised)."""
+    return ename == "AssertionError" and f"[in the cell that begins {cell!r}" in evalue
 
 
 def patch_code(module: str, name: str, replacement_source: str, replacement_name: str) -> str:

@@ -5,7 +5,7 @@ check stops it, naming the step that caught the bug.
 """
 import pytest
 
-from notebooks import patch_code, run_broken
+from notebooks import patch_code, run_broken, stopped_by_recomputation
 
 NOTEBOOK = "ch1/1_3_efficient_halving.ipynb"
 
@@ -58,8 +58,20 @@ CASES = [
 ]
 
 
+#: Variants that a cell recomputing the learner (or the run) by its definition, without olkit, stops
+#: before the proof's step named in the case is reached (those cells came with mutation testing,
+#: benchmarks/mutants_chN.md). The first line of that cell:
+RECOMPUTED = {
+    'UnlabelledPerceptron': '# the sequences and classes of the table above, recomputed from their definitions:',
+    'FlippedPerceptron': '# the sequences and classes of the table above, recomputed from their definitions:',
+}
+
+
 @pytest.mark.parametrize("module, name, source, replacement, step", CASES, ids=[c[3] for c in CASES])
 def test_section_1_3_checks_catch_broken_variant(module, name, source, replacement, step):
     ename, evalue = run_broken(NOTEBOOK, patch_code(module, name, source, replacement))
+    if replacement in RECOMPUTED:
+        assert stopped_by_recomputation(ename, evalue, RECOMPUTED[replacement]), f"{ename}: {evalue}"
+        return
     assert ename == "ProofStepError", f"the notebook did not fail on a proof check: {ename}: {evalue}"
     assert step in evalue, evalue
