@@ -215,7 +215,8 @@ def test_a_student_notebook_that_is_not_a_prefix_is_executed_and_its_failure_rep
     assert "code cell 2" in why_not_a_prefix(nbformat.read(pairs[0][0], as_version=4), middle)
     failures, executed = student_notebooks_that_fail(pairs)
     assert executed == ["middle.ipynb"]
-    assert failures == [("middle.ipynb", "NameError: name 'answer' is not defined")]
+    assert failures == [("middle.ipynb", "NameError: name 'answer' is not defined "
+                                         "[in the cell that begins 'print(answer + 1)']")]
 
 
 def test_no_later_cell_needs_a_name_from_a_solution():
