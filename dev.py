@@ -31,12 +31,14 @@ The editions and the browser checks (see README):
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -145,10 +147,43 @@ def chapter_notebooks(chapter: str | None = None) -> list[Path]:
 NOTEBOOK_TIMES = ROOT / ".cache" / "notebook-times.json"
 
 
-def nbval(notebooks: list[Path], workers: int) -> dict[str, float]:
+def no_figures_ipython_dir() -> Path:
+    """An IPYTHONDIR (in .cache) whose kernels draw no figure (tools/kernels.py, NO_FIGURES)."""
+    from tools import kernels
+
+    return kernels.no_figures_ipython_dir(ROOT / ".cache")
+
+
+@contextlib.contextmanager
+def warm_kernels(e: dict[str, str]):
+    """Jupyter kernels forked from a process that has imported what they import (tools/kernels.py),
+    for the pytest run inside the block: yields the environment and the pytest options that use them
+    (or ``e`` and no option if the server does not start; then nbval starts ordinary kernels)."""
+    from tools import kernels
+
+    folder = Path(tempfile.mkdtemp(prefix="olkit-kernels-"))  # a short path: a Unix socket's limit
+    sock = folder / "server.sock"
+    server = subprocess.Popen([str(PY), "-m", "tools.kernels", "serve", str(sock)], cwd=ROOT, env=e,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        if server.stdout.readline().strip() != "ready":
+            say("the kernel server did not start: nbval starts ordinary kernels")
+            yield e, []
+            return
+        name = kernels.kernel_spec(folder / "jupyter", PY)
+        path = os.pathsep.join(p for p in (str(folder / "jupyter"), e.get("JUPYTER_PATH")) if p)
+        yield dict(e, JUPYTER_PATH=path, **{kernels.SOCKET_ENV: str(sock)}), [f"--nbval-kernel-name={name}"]
+    finally:
+        server.terminate()
+        server.wait(30)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def nbval(notebooks: list[Path], workers: int, figures: bool = True) -> dict[str, float]:
     """nbval (strict) on ``notebooks``, one notebook per unit of work on ``workers`` processes, the
     longest first (as timed last time here, else the largest file first); returns the seconds each
-    notebook took (the sum of its cells, from pytest's JUnit report)."""
+    notebook took (the sum of its cells, from pytest's JUnit report).  ``figures=False``: the kernels
+    draw no figure (:func:`no_figures_ipython_dir`); the outputs nbval compares are the same."""
     import json
     import xml.etree.ElementTree as ET
 
@@ -159,8 +194,10 @@ def nbval(notebooks: list[Path], workers: int) -> dict[str, float]:
     report.parent.mkdir(parents=True, exist_ok=True)
     dist = ["-n", str(workers), "--dist", "loadscope", "--no-loadscope-reorder"] if workers > 1 else []
     try:
-        sh(PY, "-m", "pytest", "--nbval", "-q", "-p", "no:cacheprovider", *dist, f"--junitxml={report}",
-           *map(rel, order), env=env())
+        e = env() if figures else dict(env(), IPYTHONDIR=str(no_figures_ipython_dir()))
+        with warm_kernels(e) as (e, kernel):
+            sh(PY, "-m", "pytest", "--nbval", *kernel, "-q", "-p", "no:cacheprovider", *dist,
+               f"--junitxml={report}", *map(rel, order), env=e)
     finally:
         seconds: dict[str, float] = {}
         if report.exists():
@@ -185,7 +222,9 @@ def cmd_book(rest: list[str]) -> None:
     t_setup = time.time() - t0
     building = start_build(strict=False)
     try:
-        seconds = nbval(chapter_notebooks(), int(os.environ.get("OLKIT_TEST_WORKERS", min(os.cpu_count() or 1, 4))))
+        # no figure drawn: the book shows the stored ones, and dev.py test draws every figure
+        seconds = nbval(chapter_notebooks(), int(os.environ.get("OLKIT_TEST_WORKERS", min(os.cpu_count() or 1, 4))),
+                        figures=False)
     except subprocess.CalledProcessError:
         building.join()
         shutil.rmtree(ROOT / "_build" / "html", ignore_errors=True)  # never publish outputs that do not reproduce
@@ -307,6 +346,10 @@ def start_build(strict: bool) -> threading.Thread:
     return thread
 
 
+#: The perturbation seeds of tests/test_portability.py in CI (it alternates them over the notebooks).
+PORTABILITY_SEEDS = ("1", "2")
+
+
 def cmd_test() -> None:
     t0 = time.time()
     setup()
@@ -318,8 +361,17 @@ def cmd_test() -> None:
     # tests, the broken-variant tests, nbval (strict) on every notebook, the browser and PDF tests.
     building = start_build(strict=True)
     try:
-        sh(PY, "-m", "pytest", *workers(), "--durations=15", "--nbval", "tests", "chapters",
-           env=dict(env(), OLKIT_BOOK_BUILD=str(BUILD_STATUS)))
+        with contextlib.ExitStack() as servers:
+            # nbval's kernels forked from warm processes (tools/kernels.py): one server for the chapters'
+            # nbval (every figure drawn), one per perturbation seed for tests/test_portability.py (no
+            # figure drawn: the outputs it compares are text)
+            e, kernel = servers.enter_context(warm_kernels(dict(env(), OLKIT_BOOK_BUILD=str(BUILD_STATUS))))
+            for seed in PORTABILITY_SEEDS:
+                seeded, _ = servers.enter_context(warm_kernels(dict(
+                    env(), PYTHONHASHSEED="0", OLKIT_FP_PERTURB=seed, IPYTHONDIR=str(no_figures_ipython_dir()))))
+                if kernel and "OLKIT_KERNEL_SERVER" in seeded:
+                    e[f"OLKIT_KERNEL_SERVER_PERTURB{seed}"] = seeded["OLKIT_KERNEL_SERVER"]
+            sh(PY, "-m", "pytest", *workers(), "--durations=15", "--nbval", *kernel, "tests", "chapters", env=e)
     finally:
         building.join()
         state = BUILD_STATUS.read_text() if BUILD_STATUS.exists() else "no status"

@@ -18,6 +18,7 @@ import sys
 import pytest
 
 from notebooks import ROOT, notebooks
+from tools import kernels
 
 NOTEBOOKS = notebooks()
 #: Perturbation seeds per notebook. CI runs one (alternating 1 and 2 over the notebooks, so both kinds of
@@ -32,10 +33,19 @@ def nbval_perturbed(nb, seed: int | None, env: dict | None = None, cwd=ROOT) -> 
     # only nbval's plugin is loaded (not hypothesis's, xdist's, ...): a second less per notebook
     env = dict(os.environ if env is None else env, PYTHONHASHSEED="0", PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
     env.pop("OLKIT_FP_PERTURB", None)
+    kernel = []
     if seed is not None:
         env["OLKIT_FP_PERTURB"] = str(seed)
+        # the outputs compared are text: no figure is drawn (tools/kernels.py), and under dev.py test the
+        # kernel is forked from a warm process of the same seed (a client whose environment differs
+        # from the server's starts an ordinary kernel)
+        env["IPYTHONDIR"] = kernels.no_figures_ipython_dir(ROOT / ".cache")
+        server = env.get(f"OLKIT_KERNEL_SERVER_PERTURB{seed}")
+        if server:
+            env[kernels.SOCKET_ENV] = server
+            kernel = [f"--nbval-kernel-name={kernels.KERNEL_NAME}"]
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "nbval.plugin", "--nbval", "-q", "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", "-p", "nbval.plugin", "--nbval", *kernel, "-q", "-p", "no:cacheprovider",
          "--no-header", "-o", "addopts=", str(nb)],
         cwd=cwd, env=env, capture_output=True, text=True, timeout=900,
     )
