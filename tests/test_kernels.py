@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -110,3 +111,26 @@ def test_a_kernel_that_draws_no_figure_gives_nbval_the_same_outputs(tmp_path):
     assert "image/png" in plain[1][0]["data"] and "image/png" not in bare[1][0]["data"]
     assert bare[1][0]["data"]["text/plain"] == plain[1][0]["data"]["text/plain"]
     assert bare[1][0]["data"]["text/plain"].startswith("<Figure size")
+
+
+def test_a_client_waits_for_a_server_that_is_importing_and_not_for_one_that_ended(tmp_path):
+    sock = Path("/tmp") / f"olkit-test-start-{os.getpid()}.sock"
+    starting = Path(str(sock) + kernels.STARTING)
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    proc = subprocess.Popen([sys.executable, "-m", "tools.kernels", "serve", str(sock)], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, text=True)
+    starting.write_text(str(proc.pid))
+    try:
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        kernels._connect(probe, str(sock))  # waits while the server imports
+        probe.close()
+        assert not starting.exists()  # the server removed it when it listened
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    starting.write_text(str(proc.pid))  # a server that has ended: no wait
+    try:
+        with pytest.raises(ConnectionRefusedError):
+            kernels._connect(socket.socket(socket.AF_UNIX, socket.SOCK_STREAM), str(sock))
+    finally:
+        starting.unlink()

@@ -46,6 +46,9 @@ NOT_IMPORT_TIME = ("OLKIT_KERNEL_SERVER", "OLKIT_BOOK_BUILD")
 #: The environment variable that names the server's socket (set by dev.py for nbval's pytest).
 SOCKET_ENV = "OLKIT_KERNEL_SERVER"
 
+#: While the server imports, the file ``SOCKET + STARTING`` holds its pid (clients wait for it).
+STARTING = ".starting"
+
 #: The kernel's name for nbval (``--nbval-kernel-name``).
 KERNEL_NAME = "olkit-forked"
 
@@ -104,6 +107,24 @@ def _fresh_kernel(argv: list[str]) -> None:
     os.execv(sys.executable, [sys.executable, "-m", "ipykernel_launcher", *argv])
 
 
+def _connect(sock: socket.socket, path: str) -> None:
+    """Connect to the server at ``path``, waiting while it is still importing (its pid is in the file
+    ``path + '.starting'`` until it listens); OSError if there is no server."""
+    import time
+
+    while True:
+        try:
+            sock.connect(path)
+            return
+        except (FileNotFoundError, ConnectionRefusedError):
+            try:
+                with open(path + STARTING) as f:
+                    os.kill(int(f.read()), 0)  # the server is alive, and not yet listening
+            except (OSError, ValueError):
+                raise ConnectionRefusedError(f"no kernel server at {path}") from None
+            time.sleep(0.02)
+
+
 def connect(argv: list[str]) -> None:
     """The client (the kernel spec's command): a forked kernel on ``argv`` (``-f CONNECTION_FILE``),
     or an ordinary one."""
@@ -112,7 +133,7 @@ def connect(argv: list[str]) -> None:
         _fresh_kernel(argv)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        sock.connect(path)
+        _connect(sock, path)
         request = {"argv": argv, "cwd": os.getcwd(), "env": dict(os.environ), "python": sys.executable}
         socket.send_fds(sock, [json.dumps(request).encode() + b"\n"], [0, 1, 2])
         answer = json.loads(sock.makefile("rb").readline() or b"{}")
@@ -159,6 +180,10 @@ def serve(path: str) -> None:
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(path)
     server.listen(16)
+    try:
+        os.unlink(path + STARTING)
+    except FileNotFoundError:
+        pass
     sel = selectors.DefaultSelector()
     sel.register(server, selectors.EVENT_READ)
     children: dict[int, socket.socket] = {}  # the child's pid -> its client's connection
