@@ -100,12 +100,7 @@ def test_a_killed_client_takes_its_kernel_with_it(server):
 
 
 def test_a_kernel_that_draws_no_figure_gives_nbval_the_same_outputs(tmp_path):
-    sys.path.insert(0, str(ROOT))
-    try:
-        import dev
-    finally:
-        sys.path.remove(str(ROOT))
-    env = dict(os.environ, IPYTHONDIR=str(dev.no_figures_ipython_dir()))
+    env = dict(os.environ, IPYTHONDIR=kernels.no_figures_ipython_dir(ROOT / ".cache"))
     env.pop(kernels.SOCKET_ENV, None)
     plain, bare = run("python3", dict(os.environ), tmp_path), run("python3", env, tmp_path)
     assert "image/png" in plain[1][0]["data"] and "image/png" not in bare[1][0]["data"]

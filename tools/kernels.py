@@ -60,17 +60,22 @@ _INLINE = "module://matplotlib_inline.backend_inline"
 NO_FIGURES = "c.InlineBackend.figure_formats = set()\nc.HistoryManager.hist_file = ':memory:'\n"
 
 
+def _write_if_changed(path, text: str) -> None:
+    """Write ``text`` to ``path`` (made whole, then renamed: parallel test processes never read half a
+    file), unless it already holds it."""
+    if not path.exists() or path.read_text() != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}")
+        partial.write_text(text)
+        os.replace(partial, path)
+
+
 def no_figures_ipython_dir(cache) -> str:
     """An IPYTHONDIR under the folder ``cache`` whose kernels draw no figure (:data:`NO_FIGURES`)."""
     from pathlib import Path
 
     home = Path(cache) / "ipython-nofigures"
-    config = home / "profile_default" / "ipython_kernel_config.py"
-    if not config.exists() or config.read_text() != NO_FIGURES:
-        config.parent.mkdir(parents=True, exist_ok=True)
-        partial = config.with_suffix(f".{os.getpid()}")
-        partial.write_text(NO_FIGURES)
-        os.replace(partial, config)
+    _write_if_changed(home / "profile_default" / "ipython_kernel_config.py", NO_FIGURES)
     return str(home)
 
 
@@ -84,7 +89,6 @@ def kernel_spec(folder, python: str = sys.executable) -> str:
     from pathlib import Path
 
     spec = Path(folder) / "kernels" / KERNEL_NAME / "kernel.json"
-    spec.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps({
         # this file as a script, without site (the client needs only the standard library)
         "argv": [str(python), "-S", os.path.abspath(__file__), "connect", "-f", "{connection_file}"],
@@ -93,10 +97,7 @@ def kernel_spec(folder, python: str = sys.executable) -> str:
         "interrupt_mode": "signal",
         "metadata": {"debugger": False},
     }, indent=1)
-    if not spec.exists() or spec.read_text() != text:
-        partial = spec.with_suffix(f".{os.getpid()}")
-        partial.write_text(text)
-        os.replace(partial, spec)
+    _write_if_changed(spec, text)
     return KERNEL_NAME
 
 
