@@ -1,8 +1,9 @@
 """Jupyter kernels forked from a warm process, for nbval runs of the whole book.
 
 A fresh ``ipykernel`` spends about 1.5 s of CPU before a notebook's first line runs: it imports
-ipykernel, IPython, numpy, matplotlib and olkit.  The *server* (``python -m tools.kernels serve
-SOCKET``) imports them once; nbval's kernel spec (:func:`kernel_spec`) runs the *client* (``python -S
+ipykernel, IPython, numpy, matplotlib and olkit, and then, while the kernel object is made, its
+debugger (debugpy, about 0.25 s).  The *server* (``python -m tools.kernels serve SOCKET``) imports
+them once (:data:`PRELOAD`), and a forked kernel spends about 0.06 CPU-s before the first line; nbval's kernel spec (:func:`kernel_spec`) runs the *client* (``python -S
 tools/kernels.py connect -f CONNECTION_FILE``), which asks the server for a kernel.  The server forks; the
 child takes the client's environment, working folder and standard streams, and starts an ordinary
 ``IPKernelApp`` on the connection file.  The child is a fresh kernel as far as a notebook can tell: no
