@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -279,22 +280,28 @@ def cmd_book(rest: list[str]) -> None:
         f"set-up {t_setup:.0f} s; the build beside it (log {BUILD_LOG.relative_to(ROOT)})")
     say(f"book built in {total:.0f} s: open {ROOT / '_build' / 'html' / 'index.html'}")
     if "--record" in rest:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                                text=True).stdout.strip() or "?"
-        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-        if not BOOK_TIMES.exists():
-            BOOK_TIMES.write_text(
-                "# `python3 dev.py book`: the time per commit\n\nWritten by `python3 dev.py book --record` "
-                "(venv ready): the whole command, the set-up check, when nbval ended (every notebook on "
-                "every core, the build beside it), nbval's seconds summed over the notebooks, and the "
-                "load average when it started.\n\n| date | commit | cores | total s | set-up s | nbval ended s "
-                "| nbval summed s | load |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
-        with BOOK_TIMES.open("a") as f:
-            f.write(f"| {time.strftime('%Y-%m-%d %H:%M')} | {commit} | {os.cpu_count()} | {total:.0f} | "
-                    f"{t_setup:.0f} | {t_nbval:.0f} | {sum(seconds.values()):.0f} | {load:.1f} |\n")
-        NOTEBOOK_TIMES_RECORDED.write_text(json.dumps({k: round(v, 1) for k, v in sorted(seconds.items())},
-                                                      indent=1) + "\n")
-        say(f"recorded in {BOOK_TIMES.relative_to(ROOT)} and {NOTEBOOK_TIMES_RECORDED.relative_to(ROOT)}")
+        record_book_time(total, t_setup, t_nbval, seconds)
+
+
+def record_book_time(total: float, t_setup: float, t_nbval: float, seconds: dict[str, float]) -> None:
+    """Append a row to BOOK_TIMES (the table is made if missing) and write the seconds of each notebook
+    to NOTEBOOK_TIMES_RECORDED (the order a fresh clone runs them in)."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip() or "?"
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    if not BOOK_TIMES.exists():
+        BOOK_TIMES.write_text(
+            "# `python3 dev.py book`: the time per commit\n\nWritten by `python3 dev.py book --record` "
+            "(venv ready): the whole command, the set-up check, when nbval ended (every notebook on "
+            "every core, the build beside it), nbval's seconds summed over the notebooks, and the "
+            "load average when it started.\n\n| date | commit | cores | total s | set-up s | nbval ended s "
+            "| nbval summed s | load |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+    with BOOK_TIMES.open("a") as f:
+        f.write(f"| {time.strftime('%Y-%m-%d %H:%M')} | {commit} | {os.cpu_count()} | {total:.0f} | "
+                f"{t_setup:.0f} | {t_nbval:.0f} | {sum(seconds.values()):.0f} | {load:.1f} |\n")
+    NOTEBOOK_TIMES_RECORDED.write_text(json.dumps({k: round(v, 1) for k, v in sorted(seconds.items())},
+                                                  indent=1) + "\n")
+    say(f"recorded in {BOOK_TIMES} and {NOTEBOOK_TIMES_RECORDED}")
 
 
 def cmd_build() -> None:

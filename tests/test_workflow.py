@@ -61,3 +61,21 @@ def test_a_test_that_needs_the_book_waits_for_the_build_and_fails_if_it_failed(t
         built.wait(timeout=30)
     monkeypatch.delenv("OLKIT_BOOK_BUILD")
     assert not built.pending()
+
+
+def test_book_record_appends_a_row_and_writes_the_notebook_times(tmp_path, monkeypatch):
+    """dev.py book --record: a row per run in the table (made if missing) and the seconds of each
+    notebook, which order a fresh clone's nbval (this step once failed after writing the row)."""
+    import importlib.util
+    import json
+
+    spec = importlib.util.spec_from_file_location("dev_record", ROOT / "dev.py")
+    dev = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dev)
+    monkeypatch.setattr(dev, "BOOK_TIMES", tmp_path / "book_time.md")
+    monkeypatch.setattr(dev, "NOTEBOOK_TIMES_RECORDED", tmp_path / "notebook_times.json")
+    dev.record_book_time(51.4, 0.2, 50.9, {"chapters/ch2/b.ipynb": 7.26, "chapters/ch1/a.ipynb": 3.04})
+    dev.record_book_time(48.6, 0.0, 48.1, {"chapters/ch1/a.ipynb": 2.96})
+    rows = [r for r in (tmp_path / "book_time.md").read_text().splitlines() if r.startswith("| 20")]
+    assert [r.split(" | ")[3:7] for r in rows] == [["51", "0", "51", "10"], ["49", "0", "48", "3"]]
+    assert json.loads((tmp_path / "notebook_times.json").read_text()) == {"chapters/ch1/a.ipynb": 3.0}
