@@ -11,15 +11,16 @@ is byte for byte the same).
   is unpickled once for both (the pages are still written from their own fresh copies).
 * The sidebar of every page is the book's table of contents with titles only (``titles_only=True``,
   sphinx-book-theme's sidebar).  Sphinx makes it by copying every page's whole table of contents,
-  every section of every notebook, and then keeping only the page titles: for each of the 60 pages,
-  2.6 of the build's CPU-seconds.  An entry's titles-only copy depends only on the entry (its title,
+  every section of every notebook, and then keeping only the page titles: 2.6 CPU-seconds over the
+  60 pages, 0.45 s with this.  An entry's titles-only copy depends only on the entry (its title,
   its page, whether the page is an ancestor of the page being written), not on the page being
   written, so it is made once and copied for each page: the small copy, not the whole one.  Every
   other table of contents (``titles_only=False``, a page's own toctree) is made as before.
 * Python's garbage collector, with its default thresholds (700, 10, 10), walks the build's growing
-  heap of docutils nodes again and again: a quarter of the build's CPU.  With (10_000, 20, 100), as
-  the notebooks' forked kernels have (``tools/kernels.py``), the build took 21 s instead of 28 s, and
-  its peak memory was the same (330 MB; 620 MB with the collector off).
+  heap of docutils nodes again and again: a quarter of the build's CPU.  With :data:`GC_THRESHOLD`
+  (the value of ``tools/kernels.py``'s, for the notebooks' forked kernels), three alternating pairs
+  of builds took 20-25 s instead of 25-30 s, with the same peak memory (330 MB; 620 MB with the
+  collector off).
 """
 from __future__ import annotations
 
@@ -27,11 +28,13 @@ import functools
 import gc
 
 import pybtex.plugin
-from docutils import nodes
 from sphinx import addnodes
 from sphinx.domains.std import StandardDomain
 from sphinx.environment.adapters import toctree as _toctree
 from sphinx.environment.collectors.toctree import TocTreeCollector
+
+#: The garbage collector's thresholds during the build (see above).
+GC_THRESHOLD = (10_000, 20, 100)
 
 _numref = StandardDomain._resolve_numref_xref
 _figure_numbers = TocTreeCollector.assign_figure_numbers
@@ -93,15 +96,13 @@ def _titles_only_of(toc) -> None:
 def _toctree_entry_once(title, ref, env, prune, collapse, tags, toctree_ancestors, included, excluded,
                         toctreenode, parents):
     """Sphinx's _toctree_entry; in a titles-only toctree, made once per entry and copied."""
-    if not _titles_only[0] or ref in parents or not isinstance(ref, str):  # a circle: Sphinx warns
+    if not _titles_only[0] or ref in parents:  # not titles-only, or a circle (Sphinx warns, every time)
         return _toctree_entry(title, ref, env, prune, collapse, tags, toctree_ancestors, included,
                               excluded, toctreenode, parents)
     key = (title, ref, ref in toctree_ancestors, prune, collapse)
     if key not in _titles:
         toc, refdoc = _toctree_entry(title, ref, env, prune, collapse, tags, toctree_ancestors, included,
                                      excluded, toctreenode, parents)
-        if not isinstance(toc, nodes.bullet_list):
-            return toc, refdoc
         _titles_only_of(toc)
         _titles[key] = (toc, refdoc)
     toc, refdoc = _titles[key]
@@ -114,7 +115,7 @@ def _forget(*_args) -> None:
 
 
 def setup(app):
-    gc.set_threshold(10_000, 20, 100)  # the reading and writing that follow (see above)
+    gc.set_threshold(*GC_THRESHOLD)  # the reading and writing that follow (see above)
     if not isinstance(pybtex.plugin._load_entry_point, functools._lru_cache_wrapper):
         pybtex.plugin._load_entry_point = functools.lru_cache(maxsize=None)(pybtex.plugin._load_entry_point)
     StandardDomain._resolve_numref_xref = _resolve_numref_xref
